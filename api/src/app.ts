@@ -1,0 +1,171 @@
+import 'reflect-metadata';
+import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import express from 'express';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { AppConfig } from './config.js';
+import type { AppDeps, Ctx } from './context.js';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.js';
+import { migrate, openOrm } from './db/orm.js';
+import { AppError } from './errors.js';
+import { authenticate, bearerToken } from './features/auth/authenticate.js';
+import type { GqlContext } from './graphql/context.js';
+import { createFormatError } from './graphql/errors.js';
+import { queryLimitsRule } from './graphql/limits.js';
+import { createLoaders } from './graphql/loaders.js';
+import { createEventBus, type EventBus } from './graphql/pubsub.js';
+import { createSchema } from './graphql/schema.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import { jsonBody } from './http/json-body.js';
+import { requestContext, requestMeta } from './http/request-context.js';
+import { restRoutes } from './http/rest-routes.js';
+import { securityHeaders } from './http/security-headers.js';
+import { createLogger, type Logger } from './logger.js';
+
+export interface App {
+  server: Server;
+  orm: MikroORM;
+  deps: AppDeps;
+  /** Where it listens once started, e.g. http://127.0.0.1:4000. */
+  url: string;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+async function openDatabase(config: AppConfig, logger: Logger): Promise<{ orm: MikroORM; embedded?: EmbeddedDatabase }> {
+  if (config.databaseUrl) {
+    const orm = await openOrm({ url: config.databaseUrl, embedded: false }).catch((err: Error) => {
+      throw new AppError('INTERNAL', `Cannot connect to DATABASE_URL: ${err.message}`);
+    });
+    if (!(await orm.isConnected())) throw new AppError('INTERNAL', 'Cannot connect to DATABASE_URL: check the host, port and credentials');
+    return { orm };
+  }
+  const embedded = await startEmbeddedDatabase(path.join(config.dataDir, 'pgdata'));
+  logger.info('db.embedded', { dataDir: path.join(config.dataDir, 'pgdata') });
+  return { orm: await openOrm({ url: embedded.url, embedded: true }), embedded };
+}
+
+/** Builds the whole server (REST, GraphQL over HTTP and WebSocket, the web app) without listening. */
+export async function createApp(config: AppConfig, options: { logger?: Logger } = {}): Promise<App> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const { orm, embedded } = await openDatabase(config, logger);
+  await migrate(orm);
+  const events: EventBus = createEventBus(config.redisUrl);
+  const deps: AppDeps = { config, pubSub: events.pubSub, logger };
+  const schema = await createSchema(events.pubSub);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(securityHeaders());
+  const server = createServer(app);
+
+  const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: 64 * 1024 });
+  const wsCleanup = useServer<Record<string, unknown>>(
+    {
+      schema,
+      context: async (socketCtx): Promise<GqlContext> => {
+        const params = socketCtx.connectionParams ?? {};
+        const em = orm.em.fork();
+        const token = bearerToken(typeof params.authorization === 'string' ? params.authorization : null);
+        const deviceId = typeof params.deviceId === 'string' ? params.deviceId : null;
+        const caller = await authenticate(em, config, token, deviceId);
+        const meta = { ...requestMeta(socketCtx.extra.request as express.Request), deviceId };
+        return { em, deps, meta, caller, loaders: createLoaders(em) };
+      },
+      onConnect: async (socketCtx) => {
+        const params = socketCtx.connectionParams ?? {};
+        const token = bearerToken(typeof params.authorization === 'string' ? params.authorization : null);
+        const deviceId = typeof params.deviceId === 'string' ? params.deviceId : null;
+        try {
+          return (await authenticate(orm.em.fork(), config, token, deviceId)) !== null;
+        } catch {
+          return false;
+        }
+      },
+    },
+    wsServer,
+  );
+
+  const apollo = new ApolloServer<GqlContext>({
+    schema,
+    formatError: createFormatError(logger),
+    validationRules: [queryLimitsRule],
+    hideSchemaDetailsFromClientErrors: true,
+    includeStacktraceInErrorResponses: false,
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      {
+        async serverWillStart() {
+          return { drainServer: async () => { await wsCleanup.dispose(); } };
+        },
+      },
+      {
+        // Introspection is for signed-in integrators, not for anonymous probes.
+        async requestDidStart({ contextValue }) {
+          return {
+            async didResolveOperation({ document }) {
+              if (contextValue.caller) return;
+              const text = JSON.stringify(document);
+              if (text.includes('"__schema"') || text.includes('"__type"')) {
+                throw new AppError('UNAUTHENTICATED', 'Sign in to introspect the schema');
+              }
+            },
+          };
+        },
+      },
+    ],
+  });
+  await apollo.start();
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use('/graphql', express.json({ limit: '100kb' }), requestContext(orm, deps), expressMiddleware(apollo, {
+    context: async ({ res }) => ({ ...(res.locals.ctx as Ctx), loaders: createLoaders(res.locals.ctx.em) }),
+  }));
+  app.use('/api/v1', jsonBody, requestContext(orm, deps), restRoutes(), notFoundHandler);
+  if (existsSync(webDist)) {
+    app.use(express.static(webDist, { index: false, maxAge: '1h' }));
+    app.get(/^\/(?!api\/|graphql|healthz).*/, (_req, res) => {
+      res.sendFile(path.join(webDist, 'index.html'), { headers: { 'Cache-Control': 'no-cache' } });
+    });
+  }
+  app.use(errorHandler(logger));
+
+  const handle: App = {
+    server,
+    orm,
+    deps,
+    url: '',
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          const address = server.address();
+          const port = typeof address === 'object' && address ? address.port : config.port;
+          handle.url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+          resolve(handle.url);
+        });
+      }),
+    async close() {
+      await apollo.stop();
+      await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+      await events.close();
+      await orm.close(true);
+      await embedded?.stop();
+    },
+  };
+  return handle;
+}

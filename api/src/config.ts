@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce
+  .number({ error: 'PORT must be a whole number between 0 and 65535' })
+  .int('PORT must be a whole number between 0 and 65535')
+  .min(0, 'PORT must be a whole number between 0 and 65535')
+  .max(65535, 'PORT must be a whole number between 0 and 65535');
+
+const envSchema = z.object({
+  PORT: port.default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// or rediss:// URL')
+    .optional(),
+  ADMIN_EMAIL: z.email('ADMIN_EMAIL must be an email address').default('admin@example.com'),
+  ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
+  MAX_DEVICES: z.coerce
+    .number()
+    .int('MAX_DEVICES must be a whole number of at least 1')
+    .min(1, 'MAX_DEVICES must be a whole number of at least 1')
+    .default(1),
+  FFMPEG_PATH: z.string().min(1).optional(),
+  SECRET: z.string().min(32, 'SECRET must be at least 32 characters').optional(),
+  STREAM_SESSION_TTL_SECONDS: z.coerce.number().int().min(10).default(4 * 60 * 60),
+  UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(24),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  adminEmail: string;
+  adminPassword?: string;
+  maxDevices: number;
+  ffmpegPath?: string;
+  secret: string;
+  streamSessionTtlSeconds: number;
+  uploadExpiryHours: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; throws ConfigError with a one-line reason. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const blanksRemoved = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(blanksRemoved);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    adminEmail: e.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    maxDevices: e.MAX_DEVICES,
+    ffmpegPath: e.FFMPEG_PATH,
+    secret: e.SECRET ?? persistedSecret(dataDir),
+    streamSessionTtlSeconds: e.STREAM_SESSION_TTL_SECONDS,
+    uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** A signing secret generated on first start and kept in DATA_DIR, readable by the owner only. */
+function persistedSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

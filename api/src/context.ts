@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppConfig } from './config.js';
+import type { DeviceSession } from './features/auth/device-session.entity.js';
+import type { User } from './features/users/user.entity.js';
+import type { AppPubSub } from './graphql/pubsub.js';
+import type { Logger } from './logger.js';
+
+/** Everything a service needs that lives as long as the app. */
+export interface AppDeps {
+  config: AppConfig;
+  pubSub: AppPubSub;
+  logger: Logger;
+}
+
+/** Who is asking: a signed-in user on one of their device sessions. */
+export interface Caller {
+  user: User;
+  session: DeviceSession;
+}
+
+/** Facts about the request, kept for audit entries and device records. */
+export interface RequestMeta {
+  requestId: string;
+  ip: string | null;
+  userAgent: string | null;
+  deviceId: string | null;
+}
+
+/** What a service call gets: a request-scoped EntityManager, the caller if any, and the request. */
+export interface Ctx {
+  em: EntityManager;
+  deps: AppDeps;
+  meta: RequestMeta;
+  caller: Caller | null;
+}

@@ -1,0 +1,5 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122014316_initial } from './Migration20261122014316_initial.js';
+
+/** Listed explicitly, in order, so migrations run the same from dist/ and from Vitest. */
+export const migrationsList: MigrationObject[] = [{ name: 'Migration20261122014316_initial', class: Migration20261122014316_initial }];

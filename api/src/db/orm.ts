@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
+import { entities } from './entities.js';
+import { migrationsList } from './migrations/index.js';
+
+export interface OrmOptions {
+  url: string;
+  /** The embedded server takes one connection; real PostgreSQL gets a proper pool. */
+  embedded: boolean;
+  debug?: boolean;
+}
+
+export function ormConfig({ url, embedded, debug }: OrmOptions): Options {
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl: url,
+    entities,
+    extensions: [Migrator],
+    pool: embedded ? { min: 0, max: 1 } : { min: 0, max: 10 },
+    driverOptions: { connection: { connectionTimeoutMillis: 5000 } },
+    migrations: {
+      migrationsList,
+      path: 'src/db/migrations',
+      pathTs: 'src/db/migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      emit: 'ts',
+      fileName: (timestamp: string, name?: string) => `Migration${timestamp}${name ? `_${name}` : ""}`,
+    },
+    dataloader: true,
+    forceUtcTimezone: true,
+    ignoreUndefinedInQuery: true,
+    allowGlobalContext: false,
+    debug: debug ?? false,
+    discovery: { warnWhenNoEntities: true },
+  };
+}
+
+export async function openOrm(options: OrmOptions): Promise<MikroORM> {
+  return MikroORM.init(ormConfig(options));
+}
+
+/** Applies committed migrations; never `schema:update`. */
+export async function migrate(orm: MikroORM): Promise<void> {
+  await orm.getMigrator().up();
+}

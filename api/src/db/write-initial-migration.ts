@@ -1,0 +1,19 @@
+/**
+ * Development tool: writes the migration that brings an empty database to the current entities.
+ * Run with `npm run migration:initial -w api` on a fresh embedded database.
+ */
+import { startEmbeddedDatabase } from './embedded.js';
+import { openOrm } from './orm.js';
+
+const name = process.argv[2];
+const db = await startEmbeddedDatabase();
+const orm = await openOrm({ url: db.url, embedded: true });
+try {
+  const migrator = orm.getMigrator();
+  await migrator.up();
+  const result = await migrator.createMigration('src/db/migrations', false, false, name);
+  console.log(result.fileName ? `wrote ${result.fileName}` : 'entities and migrations already agree');
+} finally {
+  await orm.close(true);
+  await db.stop();
+}

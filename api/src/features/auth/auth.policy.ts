@@ -1,0 +1,18 @@
+import type { Caller, Ctx } from '../../context.js';
+import { AppError } from '../../errors.js';
+import type { User } from '../users/user.entity.js';
+
+export function isAdmin(user: Pick<User, 'role'>): boolean {
+  return user.role === 'admin';
+}
+
+export function requireCaller(ctx: Ctx): Caller {
+  if (!ctx.caller) throw new AppError('UNAUTHENTICATED', 'Invalid or missing authentication token');
+  return ctx.caller;
+}
+
+export function requireAdmin(ctx: Ctx): Caller {
+  const caller = requireCaller(ctx);
+  if (!isAdmin(caller.user)) throw new AppError('FORBIDDEN', 'Administrator access required');
+  return caller;
+}

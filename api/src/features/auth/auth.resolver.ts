@@ -1,0 +1,94 @@
+import { filter, pipe } from '@graphql-yoga/subscription';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context.js';
+import type { SecurityEventPayload } from '../../graphql/pubsub.js';
+import { User } from '../users/user.entity.js';
+import { requireCaller } from './auth.policy.js';
+import * as auth from './auth.service.js';
+import { AuthPayload, LoginInput, LoginResult, RegisterInput, SecurityEvent, UpdateDetailsInput } from './auth.types.js';
+import { DeviceSession } from './device-session.entity.js';
+
+@Resolver()
+export class AuthResolver {
+  @Query(() => User, { description: 'The signed-in user.' })
+  me(@Ctx() ctx: GqlContext): User {
+    return auth.me(ctx);
+  }
+
+  @Mutation(() => LoginResult, {
+    description:
+      'Sign in from a device. A new device first answers requiresDeviceApproval; repeat with deviceApproved: true. A further device beyond the allowed count locks the account.',
+  })
+  login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() ctx: GqlContext): Promise<LoginResult> {
+    return auth.login(ctx, input) as Promise<LoginResult>;
+  }
+
+  @Mutation(() => AuthPayload, { description: 'Create an account and sign in on this device.' })
+  register(@Arg('input', () => RegisterInput) input: RegisterInput, @Ctx() ctx: GqlContext): Promise<AuthPayload> {
+    return auth.register(ctx, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'End the session on this device.' })
+  logout(@Ctx() ctx: GqlContext): Promise<boolean> {
+    return auth.logout(ctx);
+  }
+
+  @Mutation(() => User, { description: "Change the signed-in user's name and email." })
+  updateMyDetails(
+    @Arg('input', () => UpdateDetailsInput) input: UpdateDetailsInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<User> {
+    return auth.updateMyDetails(ctx, input);
+  }
+
+  @Query(() => [DeviceSession], { description: "The signed-in user's active devices, most recent first." })
+  myDevices(@Ctx() ctx: GqlContext): Promise<DeviceSession[]> {
+    return auth.myDevices(ctx);
+  }
+
+  @Mutation(() => Boolean, { description: 'Sign out one of your other devices (by its device id).' })
+  deactivateDevice(@Arg('deviceId') deviceId: string, @Ctx() ctx: GqlContext): Promise<boolean> {
+    return auth.deactivateDevice(ctx, deviceId);
+  }
+
+  @Mutation(() => Int, { description: 'Sign out every device but this one; returns how many were signed out.' })
+  deactivateOtherDevices(@Ctx() ctx: GqlContext): Promise<number> {
+    return auth.deactivateOtherDevices(ctx);
+  }
+
+  @Subscription(() => SecurityEvent, {
+    description: "Security events for this session: forced logout, account locked, session terminated, access revoked.",
+    subscribe: ({ context }) => {
+      const ctx = context as GqlContext;
+      const caller = requireCaller(ctx);
+      return pipe(
+        ctx.deps.pubSub.subscribe('SECURITY_EVENT', caller.user.id),
+        filter((event: SecurityEventPayload) => !event.sessionIds || event.sessionIds.includes(caller.session.id)),
+      );
+    },
+  })
+  securityEvents(@Root() event: SecurityEventPayload): SecurityEvent {
+    return { type: event.type as SecurityEvent['type'], message: event.message, fileId: event.fileId, at: event.at };
+  }
+}
+
+@Resolver(() => DeviceSession)
+export class DeviceSessionResolver {
+  @FieldResolver(() => Boolean, { description: 'True for the session making this request.' })
+  isCurrent(@Root() session: DeviceSession, @Ctx() ctx: GqlContext): boolean {
+    return auth.isCurrentSession(ctx.caller, session);
+  }
+}
+
+@Resolver(() => User)
+export class UserFieldsResolver {
+  @FieldResolver(() => Int, { description: 'Active device sessions.' })
+  sessionCount(@Root() user: User, @Ctx() ctx: GqlContext): Promise<number> {
+    return ctx.loaders.activeSessionCount.load(user.id);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'More than one active device session.' })
+  async hasMultipleSessions(@Root() user: User, @Ctx() ctx: GqlContext): Promise<boolean> {
+    return (await ctx.loaders.activeSessionCount.load(user.id)) > 1;
+  }
+}

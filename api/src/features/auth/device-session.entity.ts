@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { User } from '../users/user.entity.js';
+
+/** One row per (user, device). A signed token names its row; every request re-checks it. */
+@ObjectType({ description: 'A device an account is (or was) signed in on.' })
+@Entity({ tableName: 'device_sessions' })
+@Unique({ properties: ['user', 'deviceId'] })
+@Index({ properties: ['user', 'isActive'] })
+export class DeviceSession {
+  [OptionalProps]?: 'isActive' | 'createdAt' | 'lastActivity' | 'deviceType';
+
+  @Field(() => ID)
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user!: User;
+
+  @Field({ description: 'The client-generated device id (X-Device-ID).' })
+  @Property({ length: 128 })
+  deviceId!: string;
+
+  @Field()
+  @Property({ length: 200 })
+  deviceName!: string;
+
+  @Field({ description: 'mobile, tablet or other.' })
+  @Property({ length: 20 })
+  deviceType: string = 'other';
+
+  @Property({ length: 64, nullable: true })
+  fingerprint?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ length: 64, nullable: true })
+  ipAddress?: string | null;
+
+  @Property({ length: 512, nullable: true })
+  userAgent?: string | null;
+
+  @Field()
+  @Property({ default: true })
+  isActive: boolean = true;
+
+  @Field({ description: 'First login on this device.' })
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Field()
+  @Property({ type: 'timestamptz' })
+  lastActivity: Date = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  endedAt?: Date | null;
+
+  @Property({ length: 40, nullable: true })
+  endReason?: string | null;
+}

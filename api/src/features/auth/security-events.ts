@@ -1,0 +1,25 @@
+import type { AppPubSub, SecurityEventType } from '../../graphql/pubsub.js';
+
+export const securityMessages = {
+  FORCED_LOGOUT: 'You have been signed out.',
+  DEVICE_LOCKED:
+    'Your account has been locked because a login was attempted from another device. Contact support to unlock it.',
+  SESSION_TERMINATED: 'Your session was terminated by an administrator.',
+  ACCESS_REVOKED: 'Your access to this file has been revoked.',
+} satisfies Record<SecurityEventType, string>;
+
+/** Pushes a security event to some (or all) of a user's sessions, on every replica. */
+export function publishSecurityEvent(
+  pubSub: AppPubSub,
+  userId: string,
+  type: SecurityEventType,
+  options: { sessionIds?: string[] | null; fileId?: string | null; message?: string } = {},
+): void {
+  pubSub.publish('SECURITY_EVENT', userId, {
+    type,
+    message: options.message ?? securityMessages[type],
+    sessionIds: options.sessionIds ?? null,
+    fileId: options.fileId ?? null,
+    at: new Date().toISOString(),
+  });
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BigIntType,
+  Entity,
+  Enum,
+  Index,
+  ManyToOne,
+  OptionalProps,
+  PrimaryKey,
+  Property,
+} from '@mikro-orm/core';
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { AudioFile } from '../files/audio-file.entity.js';
+
+export enum ChapterStatus {
+  pending = 'pending',
+  ready = 'ready',
+  failed = 'failed',
+}
+registerEnumType(ChapterStatus, { name: 'ChapterStatus' });
+
+export enum SegmentStorage {
+  database = 'database',
+  filesystem = 'filesystem',
+}
+registerEnumType(SegmentStorage, { name: 'SegmentStorage', description: 'Where encrypted segments are kept.' });
+
+@ObjectType({ description: 'A range of a file, cut, encrypted and streamed as AES-128 HLS once finalized.' })
+@Entity({ tableName: 'chapters' })
+@Index({ properties: ['file', 'order'] })
+export class Chapter {
+  [OptionalProps]?: 'status' | 'order' | 'createdAt';
+
+  @Field(() => ID)
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => AudioFile, { deleteRule: 'cascade' })
+  file!: AudioFile;
+
+  @Field()
+  @Property({ length: 200 })
+  label!: string;
+
+  @Field(() => Float, { description: 'Seconds from the start of the file.' })
+  @Property({ type: 'double' })
+  startTime!: number;
+
+  @Field(() => Float, { nullable: true, description: 'Seconds; null means up to the next chapter or the end.' })
+  @Property({ type: 'double', nullable: true })
+  endTime?: number | null;
+
+  @Field(() => Int)
+  @Property({ default: 0 })
+  order: number = 0;
+
+  @Field(() => ChapterStatus)
+  @Enum({ items: () => ChapterStatus, nativeEnumName: 'chapter_status' })
+  status: ChapterStatus = ChapterStatus.pending;
+
+  @Field(() => SegmentStorage, { nullable: true })
+  @Enum({ items: () => SegmentStorage, nativeEnumName: 'segment_storage', nullable: true })
+  storageType?: SegmentStorage | null;
+
+  @Field(() => Float, { nullable: true, description: 'Bytes of the encoded audio before encryption.' })
+  @Property({ type: new BigIntType('number'), nullable: true })
+  plainSize?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Bytes of the encrypted segments.' })
+  @Property({ type: new BigIntType('number'), nullable: true })
+  encryptedSize?: number | null;
+
+  @Field(() => Date, { nullable: true })
+  @Property({ type: 'timestamptz', nullable: true })
+  finalizedAt?: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'Why finalization failed.' })
+  @Property({ type: 'text', nullable: true })
+  error?: string | null;
+
+  /** The HLS media playlist with placeholder key and segment URIs; rewritten per request. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  playlist?: string | null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}

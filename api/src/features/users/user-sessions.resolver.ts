@@ -1,0 +1,27 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context.js';
+import { DeviceSession } from '../auth/device-session.entity.js';
+import * as sessions from './user-sessions.service.js';
+import { User } from './user.entity.js';
+
+@Resolver()
+export class UserSessionsResolver {
+  @Query(() => [DeviceSession], { description: "Administrators: a user's active device sessions." })
+  userSessions(@Arg('userId', () => ID) userId: string, @Ctx() ctx: GqlContext): Promise<DeviceSession[]> {
+    return sessions.listUserSessions(ctx, userId);
+  }
+
+  @Mutation(() => Boolean, { description: "Administrators: end one of a user's sessions; that device is signed out at once." })
+  terminateUserSession(
+    @Arg('userId', () => ID) userId: string,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<boolean> {
+    return sessions.terminateUserSession(ctx, userId, sessionId);
+  }
+
+  @Mutation(() => User, { description: 'Administrators: lift the policy lock and the temporary lock.' })
+  unlockUser(@Arg('userId', () => ID) userId: string, @Ctx() ctx: GqlContext): Promise<User> {
+    return sessions.unlockUser(ctx, userId);
+  }
+}

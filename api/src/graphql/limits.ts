@@ -1,0 +1,50 @@
+import {
+  GraphQLError,
+  Kind,
+  type ASTVisitor,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
+
+export const MAX_DEPTH = 12;
+export const MAX_FIELDS = 1500;
+
+/** Refuses documents nested deeper than MAX_DEPTH or selecting more than MAX_FIELDS fields. */
+export function queryLimitsRule(context: ValidationContext): ASTVisitor {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of context.getDocument().definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  }
+  let fields = 0;
+  const walk = (set: SelectionSetNode, depth: number, seen: Set<string>): number => {
+    let deepest = depth;
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        fields += 1;
+        if (sel.selectionSet) deepest = Math.max(deepest, walk(sel.selectionSet, depth + 1, seen));
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        deepest = Math.max(deepest, walk(sel.selectionSet, depth, seen));
+      } else {
+        const frag = fragments.get(sel.name.value);
+        if (frag && !seen.has(frag.name.value)) {
+          deepest = Math.max(deepest, walk(frag.selectionSet, depth, new Set([...seen, frag.name.value])));
+        }
+      }
+      if (fields > MAX_FIELDS) return deepest;
+    }
+    return deepest;
+  };
+  return {
+    OperationDefinition(node) {
+      fields = 0;
+      const depth = walk(node.selectionSet, 1, new Set());
+      if (depth > MAX_DEPTH) {
+        context.reportError(new GraphQLError(`Query is nested too deeply (at most ${MAX_DEPTH} levels)`, { nodes: [node] }));
+      }
+      if (fields > MAX_FIELDS) {
+        context.reportError(new GraphQLError(`Query selects too many fields (at most ${MAX_FIELDS})`, { nodes: [node] }));
+      }
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
+import { Redis } from 'ioredis';
+
+export type SecurityEventType = 'FORCED_LOGOUT' | 'DEVICE_LOCKED' | 'SESSION_TERMINATED' | 'ACCESS_REVOKED';
+
+export interface SecurityEventPayload {
+  type: SecurityEventType;
+  message: string;
+  /** The device sessions it is for; null means every session of the user. */
+  sessionIds: string[] | null;
+  fileId: string | null;
+  at: string;
+}
+
+export interface ChapterEventPayload {
+  fileId: string;
+  chapterId: string | null;
+  status: string | null;
+  at: string;
+}
+
+/** Topics carry an id: the user id for security events, the file id for chapter events. */
+export type AppPubSub = PubSub<{
+  SECURITY_EVENT: [userId: string, payload: SecurityEventPayload];
+  CHAPTERS_CHANGED: [fileId: string, payload: ChapterEventPayload];
+}>;
+
+export interface EventBus {
+  pubSub: AppPubSub;
+  close(): Promise<void>;
+}
+
+/** In-process by default; through Redis when a URL is given, so events cross replicas. */
+export function createEventBus(redisUrl?: string): EventBus {
+  if (!redisUrl) return { pubSub: createPubSub() as AppPubSub, close: async () => {} };
+  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
+  return {
+    pubSub: createPubSub({ eventTarget }) as AppPubSub,
+    async close() {
+      publishClient.disconnect();
+      subscribeClient.disconnect();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+}
+
+function toAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  const e = err as BodyParserError;
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new AppError('BAD_USER_INPUT', 'Malformed JSON body');
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
+    case 'request.aborted':
+      return new AppError('BAD_USER_INPUT', 'Request was aborted');
+  }
+  if (e?.status && e.status >= 400 && e.status < 500) return new AppError('BAD_USER_INPUT', 'Bad request');
+  return null;
+}
+
+export function sendError(res: Response, error: AppError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(error.httpStatus).json({
+    success: false,
+    message: error.message,
+    error: { code: error.code, message: error.message, ...(error.details ?? {}) },
+  });
+}
+
+/** The one REST error formatter: AppError to its status, anything unknown to a logged 500. */
+export function errorHandler(logger: Logger) {
+  // Express recognises error handlers by their four parameters.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const known = toAppError(err);
+    if (known) return sendError(res, known);
+    const requestId = res.getHeader('X-Request-ID') ?? 'unknown';
+    logger.error('http.unhandled', {
+      requestId,
+      method: req.method,
+      path: req.path,
+      error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+    });
+    sendError(res, new AppError('INTERNAL', `Internal server error (reference ${String(requestId)})`));
+  };
+}
+
+export function notFoundHandler(_req: Request, res: Response): void {
+  sendError(res, new AppError('NOT_FOUND', 'Route not found'));
+}

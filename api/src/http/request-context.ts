@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { NextFunction, Request, Response } from 'express';
+import type { AppDeps, Ctx, RequestMeta } from '../context.js';
+import { authenticate, bearerToken } from '../features/auth/authenticate.js';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    ctx: Ctx;
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v && v.length > 0 ? v : null;
+}
+
+export function requestMeta(req: Request): RequestMeta {
+  const deviceId = headerValue(req.headers['x-device-id']);
+  return {
+    requestId: randomUUID(),
+    ip: req.ip ?? req.socket.remoteAddress ?? null,
+    userAgent: headerValue(req.headers['user-agent'])?.slice(0, 512) ?? null,
+    deviceId: deviceId && deviceId.length <= 128 ? deviceId : null,
+  };
+}
+
+/** Gives every request its own EntityManager and, if it carries a token, its caller. */
+export function requestContext(orm: MikroORM, deps: AppDeps) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const em = orm.em.fork();
+    const meta = requestMeta(req);
+    res.setHeader('X-Request-ID', meta.requestId);
+    res.locals.ctx = { em, deps, meta, caller: null };
+    res.locals.ctx.caller = await authenticate(em, deps.config, bearerToken(req.headers.authorization), meta.deviceId);
+    next();
+  };
+}

@@ -1,0 +1,37 @@
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { ensureFirstAdmin } from './features/users/bootstrap-admin.js';
+import { createLogger } from './logger.js';
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  process.stderr.write(`Cannot start: ${err instanceof ConfigError ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+const logger = createLogger(config.logLevel);
+
+try {
+  const app = await createApp(config, { logger });
+  await ensureFirstAdmin(app.orm, config, logger);
+  const url = await app.listen();
+  logger.info('server.listening', { url });
+  process.stdout.write(`Protected audio library is running at ${url}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('server.stopping', { signal });
+    await app.close().catch((err: unknown) => logger.error('server.stop_failed', { error: String(err) }));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+} catch (err) {
+  const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  const hint = (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE' ? ` (port ${config.port} is in use: set PORT)` : '';
+  process.stderr.write(`Cannot start: ${message}${hint}\n`);
+  process.exit(1);
+}

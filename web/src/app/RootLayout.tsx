@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { Outlet, useNavigate } from 'react-router';
+import { useAuth } from '../features/auth/auth-context';
+import { useSecurityEvents } from '../features/auth/hooks/useSecurityEvents';
+import { registerForcedLogoutHandler } from './forced-logout';
+import type { RedirectState } from './guards';
+import { useNotify } from './notifications';
+
+/** Top of every route: owns the forced-logout handler and the live security-event feed. */
+export function RootLayout() {
+  const { clearSession } = useAuth();
+  const notify = useNotify();
+  const navigate = useNavigate();
+
+  useEffect(
+    () =>
+      registerForcedLogoutHandler((message) => {
+        clearSession();
+        notify(message, 'warning');
+        const { pathname, search, hash } = window.location;
+        if (pathname === '/login') return;
+        const state: RedirectState = { from: { pathname, search, hash } };
+        void navigate('/login', { replace: true, state });
+      }),
+    [clearSession, notify, navigate],
+  );
+
+  useSecurityEvents();
+  return <Outlet />;
+}

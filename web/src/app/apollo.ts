@@ -1,0 +1,78 @@
+import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
+import { CombinedGraphQLErrors, ServerError } from '@apollo/client/errors';
+import { SetContextLink } from '@apollo/client/link/context';
+import { ErrorLink } from '@apollo/client/link/error';
+import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
+import { OperationTypeNode } from 'graphql';
+import { createClient } from 'graphql-ws';
+import { getDeviceId } from './device';
+import { forceLogout, forcedLogoutMessageFor, UNAUTHENTICATED_MESSAGE } from './forced-logout';
+import { authHeaders } from './request-headers';
+import { getToken } from './stored-session';
+
+// Failures of these are answered by the sign-in screens themselves: a wrong password is not a
+// session that ended, and a failed logout must not raise a second notice.
+const SESSION_OPERATIONS = new Set(['Login', 'Register', 'Logout']);
+
+type SessionCode = 'UNAUTHENTICATED' | 'FORBIDDEN';
+
+function sessionFailure(error: unknown): { code: SessionCode; message: string } | null {
+  if (CombinedGraphQLErrors.is(error)) {
+    for (const e of error.errors) {
+      const code = e.extensions?.code;
+      if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') return { code, message: e.message };
+    }
+  }
+  if (ServerError.is(error)) {
+    if (error.statusCode === 401) return { code: 'UNAUTHENTICATED', message: error.bodyText };
+    if (error.statusCode === 403) return { code: 'FORBIDDEN', message: error.bodyText };
+  }
+  return null;
+}
+
+const errorLink = new ErrorLink(({ error, operation }) => {
+  if (SESSION_OPERATIONS.has(operation.operationName ?? '') || !getToken()) return;
+  const failure = sessionFailure(error);
+  if (!failure) return;
+  const message = forcedLogoutMessageFor(failure.code, failure.message);
+  if (message) forceLogout(message);
+  else if (failure.code === 'FORBIDDEN') console.warn('Insufficient permissions:', failure.message);
+});
+
+const authLink = new SetContextLink((prev) => ({
+  headers: { ...(prev.headers as Record<string, string> | undefined), ...authHeaders() },
+}));
+
+const httpLink = new HttpLink({ uri: '/graphql', credentials: 'include' });
+
+function wsUrl(): string {
+  const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${protocol}//${window.location.host}/graphql`;
+}
+
+// Lazy: the socket opens with the first subscription and reads the token at that moment.
+export const wsClient = createClient({
+  url: wsUrl,
+  connectionParams: () => {
+    const token = getToken();
+    return { ...(token ? { authorization: `Bearer ${token}` } : {}), deviceId: getDeviceId() };
+  },
+  on: {
+    closed: (event) => {
+      // graphql-ws closes with 4401/4403 when connection_init is refused: the token is no good.
+      const code = (event as { code?: number } | undefined)?.code;
+      if ((code === 4401 || code === 4403) && getToken()) forceLogout(UNAUTHENTICATED_MESSAGE);
+    },
+  },
+});
+
+const transport = ApolloLink.split(
+  (operation) => operation.operationType === OperationTypeNode.SUBSCRIPTION,
+  new GraphQLWsLink(wsClient),
+  ApolloLink.from([authLink, httpLink]),
+);
+
+export const apolloClient = new ApolloClient({
+  link: ApolloLink.from([errorLink, transport]),
+  cache: new InMemoryCache(),
+});

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from '../../../components/PlaceholderPage';
+
+export function CreateUserPage() {
+  return <PlaceholderPage title="Create User" />;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from '../../../components/PlaceholderPage';
+
+export function EditFilePage() {
+  return <PlaceholderPage title="Edit File" />;
+}

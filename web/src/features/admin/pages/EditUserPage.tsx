@@ -1,0 +1,5 @@
+import { PlaceholderPage } from '../../../components/PlaceholderPage';
+
+export function EditUserPage() {
+  return <PlaceholderPage title="Edit User" />;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from '../../../components/PlaceholderPage';
+
+export function UploadFilePage() {
+  return <PlaceholderPage title="Upload Audio File" />;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from '../../../components/PlaceholderPage';
+
+export function UserListPage() {
+  return <PlaceholderPage title="User Management" />;
+}

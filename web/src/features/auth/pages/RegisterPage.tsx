@@ -1,0 +1,92 @@
+import { useMutation } from '@apollo/client/react';
+import { Alert, Box, Button, CircularProgress, Link, TextField } from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { Navigate, Link as RouterLink } from 'react-router';
+import { deviceData } from '../../../app/device';
+import { SessionLoading } from '../../../app/guards';
+import { storeSession } from '../../../app/stored-session';
+import { RegisterDocument } from '../../../gql/pending';
+import { useAuth } from '../auth-context';
+import { EMAIL_PATTERN, callErrorText } from '../auth-messages';
+import { AuthCard } from '../components/AuthCard';
+
+export function RegisterPage() {
+  const { status } = useAuth();
+  const [register] = useMutation(RegisterDocument);
+  const [form, setForm] = useState({ name: '', email: '', password: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  if (status === 'loading') return <SessionLoading />;
+  if (status === 'signedIn') return <Navigate to="/" replace />;
+
+  const field = (name: keyof typeof form) => ({
+    name,
+    value: form[name],
+    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [name]: e.target.value })),
+    disabled: submitting,
+  });
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const name = form.name.trim();
+    const email = form.email.trim();
+    setError(null);
+    if (!name || !email || !form.password) return setError('Please enter your name, email and password');
+    if (!EMAIL_PATTERN.test(email)) return setError('Please enter a valid email address');
+
+    setSubmitting(true);
+    try {
+      const { data } = await register({
+        variables: { input: { name, email, password: form.password, deviceData: deviceData() } },
+      });
+      if (!data?.register.token) throw new Error('Registration failed');
+      const { token, user, deviceSession } = data.register;
+      storeSession({ token, user, deviceSession: deviceSession ?? null, warnings: [] });
+      // Same as login: reload so every client starts with the new token.
+      window.location.assign('/');
+    } catch (e) {
+      setError(callErrorText(e) || (e instanceof Error && e.message) || 'Registration failed');
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Sign up">
+      {error && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {error}
+        </Alert>
+      )}
+      <Box component="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <TextField margin="normal" fullWidth id="name" label="Name" autoComplete="name" autoFocus {...field('name')} />
+        <TextField
+          margin="normal"
+          fullWidth
+          id="email"
+          label="Email Address"
+          type="email"
+          autoComplete="email"
+          {...field('email')}
+        />
+        <TextField
+          margin="normal"
+          fullWidth
+          id="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          {...field('password')}
+        />
+        <Button type="submit" fullWidth variant="contained" sx={{ mt: 3, mb: 2 }} disabled={submitting}>
+          {submitting ? <CircularProgress size={24} color="inherit" aria-label="Signing up" /> : 'Sign Up'}
+        </Button>
+        <Box sx={{ textAlign: 'right' }}>
+          <Link component={RouterLink} to="/login" variant="body2">
+            Already have an account? Sign in
+          </Link>
+        </Box>
+      </Box>
+    </AuthCard>
+  );
+}

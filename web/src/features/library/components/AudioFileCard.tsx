@@ -1,0 +1,64 @@
+import AccessTimeIcon from '@mui/icons-material/AccessTime';
+import MusicNoteIcon from '@mui/icons-material/MusicNote';
+import PublicIcon from '@mui/icons-material/Public';
+import { Box, Card, CardActionArea, CardContent, Chip, Stack, Typography } from '@mui/material';
+import type { AudioFilesQuery } from '../../../gql/pending';
+import { formatDuration } from '../format-duration';
+import { useCoverImage } from '../hooks/useCoverImage';
+
+export type LibraryFile = AudioFilesQuery['audioFiles']['items'][number];
+
+function Cover({ file }: { file: LibraryFile }) {
+  const src = useCoverImage(file);
+  return (
+    <Box
+      sx={{
+        aspectRatio: '16 / 9',
+        bgcolor: 'grey.200',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        overflow: 'hidden',
+      }}
+    >
+      {src ? (
+        <Box component="img" src={src} alt={file.title} sx={{ width: '100%', height: '100%', objectFit: 'cover' }} />
+      ) : (
+        <MusicNoteIcon sx={{ fontSize: 64, color: 'grey.500' }} aria-hidden />
+      )}
+    </Box>
+  );
+}
+
+export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () => void }) {
+  return (
+    <Card sx={{ height: '100%' }}>
+      <CardActionArea
+        onClick={onOpen}
+        sx={{ height: '100%', display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}
+      >
+        <Cover file={file} />
+        <CardContent sx={{ flexGrow: 1 }}>
+          <Typography variant="h6" component="h2" gutterBottom noWrap title={file.title}>
+            {file.title}
+          </Typography>
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ mb: 2, display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}
+          >
+            {file.description || 'No description'}
+          </Typography>
+          <Stack direction="row" spacing={1}>
+            {file.duration > 0 && (
+              <Chip size="small" icon={<AccessTimeIcon />} label={formatDuration(file.duration)} variant="outlined" />
+            )}
+            {file.isPublic && (
+              <Chip size="small" icon={<PublicIcon />} label="Public" color="success" variant="outlined" />
+            )}
+          </Stack>
+        </CardContent>
+      </CardActionArea>
+    </Card>
+  );
+}

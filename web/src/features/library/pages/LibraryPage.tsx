@@ -1,0 +1,131 @@
+import { useQuery } from '@apollo/client/react';
+import CloudUploadIcon from '@mui/icons-material/CloudUpload';
+import LogoutIcon from '@mui/icons-material/Logout';
+import PersonIcon from '@mui/icons-material/Person';
+import SearchIcon from '@mui/icons-material/Search';
+import SecurityIcon from '@mui/icons-material/Security';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Container,
+  Grid,
+  InputAdornment,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { AudioFilesDocument } from '../../../gql/pending';
+import { useAuth } from '../../auth/auth-context';
+import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
+import { AudioFileCard, type LibraryFile } from '../components/AudioFileCard';
+import { useDebouncedValue } from '../hooks/useDebouncedValue';
+
+function matches(file: LibraryFile, needle: string): boolean {
+  return file.title.toLowerCase().includes(needle) || (file.description ?? '').toLowerCase().includes(needle);
+}
+
+export function LibraryPage() {
+  const navigate = useNavigate();
+  const { isAdmin, logout, warnings, dismissWarning, dismissAllWarnings } = useAuth();
+  const [search, setSearch] = useState('');
+  const needle = search.trim().toLowerCase();
+  const serverSearch = useDebouncedValue(needle, 300);
+
+  // The server narrows the list; the same rule applied here keeps results in step with typing.
+  // cache-and-network: coming back to the library shows new uploads without a reload.
+  const { data, previousData, loading, error } = useQuery(AudioFilesDocument, {
+    variables: { search: serverSearch || null },
+    fetchPolicy: 'cache-and-network',
+  });
+  const items = (data ?? previousData)?.audioFiles.items;
+  const files = useMemo(() => (items ?? []).filter((f) => matches(f, needle)), [items, needle]);
+
+  const onLogout = async () => {
+    await logout();
+    void navigate('/login', { replace: true });
+  };
+
+  return (
+    <Container maxWidth="lg" sx={{ py: 4 }}>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{ justifyContent: 'space-between', alignItems: { md: 'center' }, mb: 3 }}
+      >
+        <Typography variant="h4" component="h1">
+          My Audio Library
+        </Typography>
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <Button variant="outlined" startIcon={<PersonIcon />} onClick={() => void navigate('/profile')}>
+            Profile
+          </Button>
+          <Button variant="outlined" startIcon={<SecurityIcon />} onClick={() => void navigate('/devices')}>
+            Device Security
+          </Button>
+          {isAdmin && (
+            <Button
+              variant="contained"
+              startIcon={<CloudUploadIcon />}
+              onClick={() => void navigate('/admin/files/upload')}
+            >
+              Upload New File
+            </Button>
+          )}
+          <Button variant="outlined" color="error" startIcon={<LogoutIcon />} onClick={() => void onLogout()}>
+            Logout
+          </Button>
+        </Stack>
+      </Stack>
+
+      <DeviceWarnings warnings={warnings} onDismiss={dismissWarning} onDismissAll={dismissAllWarnings} />
+
+      <TextField
+        fullWidth
+        placeholder="Search audio files..."
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        sx={{ mb: 3 }}
+        slotProps={{
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon />
+              </InputAdornment>
+            ),
+          },
+          htmlInput: { 'aria-label': 'Search audio files' },
+        }}
+      />
+
+      {error && (
+        <Alert severity="error" sx={{ mb: 3 }}>
+          Failed to fetch audio files
+        </Alert>
+      )}
+
+      {loading && !items ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
+          <CircularProgress aria-label="Loading audio files" />
+        </Box>
+      ) : files.length === 0 ? (
+        !error && (
+          <Typography color="text.secondary" sx={{ textAlign: 'center', py: 8 }}>
+            {needle ? 'No matching audio files found' : 'No audio files available'}
+          </Typography>
+        )
+      ) : (
+        <Grid container spacing={3}>
+          {files.map((file) => (
+            <Grid key={file.id} size={{ xs: 12, sm: 6, md: 4 }}>
+              <AudioFileCard file={file} onOpen={() => void navigate(`/player/${file.id}`)} />
+            </Grid>
+          ))}
+        </Grid>
+      )}
+    </Container>
+  );
+}
