@@ -16,13 +16,14 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate, openOrm } from './db/orm.js';
 import { AppError } from './errors.js';
 import { authenticate, bearerToken } from './features/auth/authenticate.js';
+import { RateLimiter } from './features/auth/rate-limiter.js';
 import type { GqlContext } from './graphql/context.js';
 import { createFormatError } from './graphql/errors.js';
 import { queryLimitsRule } from './graphql/limits.js';
 import { createLoaders } from './graphql/loaders.js';
 import { createEventBus, type EventBus } from './graphql/pubsub.js';
 import { createSchema } from './graphql/schema.js';
-import { errorHandler, notFoundHandler } from './http/errors.js';
+import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
 import { requestContext, requestMeta } from './http/request-context.js';
 import { restRoutes } from './http/rest-routes.js';
@@ -60,7 +61,12 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   const { orm, embedded } = await openDatabase(config, logger);
   await migrate(orm);
   const events: EventBus = createEventBus(config.redisUrl);
-  const deps: AppDeps = { config, pubSub: events.pubSub, logger };
+  const deps: AppDeps = {
+    config,
+    pubSub: events.pubSub,
+    logger,
+    loginLimiter: new RateLimiter(config.loginRateLimitPerMinute, 60_000),
+  };
   const schema = await createSchema(events.pubSub);
 
   const app = express();
@@ -134,7 +140,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   });
   app.use('/graphql', express.json({ limit: '100kb' }), requestContext(orm, deps), expressMiddleware(apollo, {
     context: async ({ res }) => ({ ...(res.locals.ctx as Ctx), loaders: createLoaders(res.locals.ctx.em) }),
-  }));
+  }), graphqlHttpErrorHandler(logger));
   app.use('/api/v1', jsonBody, requestContext(orm, deps), restRoutes(), notFoundHandler);
   if (existsSync(webDist)) {
     app.use(express.static(webDist, { index: false, maxAge: '1h' }));

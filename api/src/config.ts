@@ -32,6 +32,7 @@ const envSchema = z.object({
   SECRET: z.string().min(32, 'SECRET must be at least 32 characters').optional(),
   STREAM_SESSION_TTL_SECONDS: z.coerce.number().int().min(10).default(4 * 60 * 60),
   UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(24),
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -48,6 +49,8 @@ export interface AppConfig {
   secret: string;
   streamSessionTtlSeconds: number;
   uploadExpiryHours: number;
+  /** Login and registration attempts allowed per client address per minute. */
+  loginRateLimitPerMinute: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
@@ -77,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secret: e.SECRET ?? persistedSecret(dataDir),
     streamSessionTtlSeconds: e.STREAM_SESSION_TTL_SECONDS,
     uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
+    loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
   };
 }

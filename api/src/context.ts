@@ -3,6 +3,7 @@ import type { AppConfig } from './config.js';
 import type { DeviceSession } from './features/auth/device-session.entity.js';
 import type { User } from './features/users/user.entity.js';
 import type { AppPubSub } from './graphql/pubsub.js';
+import type { RateLimiter } from './features/auth/rate-limiter.js';
 import type { Logger } from './logger.js';
 
 /** Everything a service needs that lives as long as the app. */
@@ -10,6 +11,8 @@ export interface AppDeps {
   config: AppConfig;
   pubSub: AppPubSub;
   logger: Logger;
+  /** Login and registration attempts per client address. */
+  loginLimiter: RateLimiter;
 }
 
 /** Who is asking: a signed-in user on one of their device sessions. */

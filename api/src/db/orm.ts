@@ -27,6 +27,7 @@ export function ormConfig({ url, embedded, debug }: OrmOptions): Options {
       allOrNothing: true,
       snapshot: false,
       emit: 'ts',
+      silent: true,
       fileName: (timestamp: string, name?: string) => `Migration${timestamp}${name ? `_${name}` : ""}`,
     },
     dataloader: true,

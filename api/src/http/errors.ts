@@ -55,6 +55,17 @@ export function errorHandler(logger: Logger) {
   };
 }
 
+/** Errors raised before Apollo runs (a bad token, a bad body) in the GraphQL response shape. */
+export function graphqlHttpErrorHandler(logger: Logger) {
+  const rest = errorHandler(logger);
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
+    const known = toAppError(err);
+    if (!known || res.headersSent) return rest(err, req, res, next);
+    res.status(known.httpStatus).json({ errors: [{ message: known.message, extensions: { code: known.code } }], data: null });
+  };
+}
+
 export function notFoundHandler(_req: Request, res: Response): void {
   sendError(res, new AppError('NOT_FOUND', 'Route not found'));
 }

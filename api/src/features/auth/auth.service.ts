@@ -17,7 +17,6 @@ import {
   type UpdateDetailsInput,
 } from './auth.schemas.js';
 import { DeviceSession } from './device-session.entity.js';
-import { RateLimiter } from './rate-limiter.js';
 import { publishSecurityEvent, securityMessages } from './security-events.js';
 import { signAccessToken } from './tokens.js';
 
@@ -54,7 +53,6 @@ export interface AuthPayload {
   deviceSession: DeviceSession;
 }
 
-const loginsPerIp = new RateLimiter(30, 60_000);
 let dummyHash: Promise<string> | null = null;
 
 export function hashPassword(password: string): Promise<string> {
@@ -112,7 +110,7 @@ async function verifyPassword(user: User | null, password: string): Promise<bool
 
 export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult> {
   const input = parseInput(loginSchema, rawInput);
-  if (!loginsPerIp.hit(ctx.meta.ip ?? 'unknown')) {
+  if (!ctx.deps.loginLimiter.hit(ctx.meta.ip ?? 'unknown')) {
     throw new AppError('RATE_LIMITED', 'Too many login attempts. Please try again later.');
   }
   const em = ctx.em;
@@ -225,7 +223,7 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
 
 export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<AuthPayload> {
   const input = parseInput(registerSchema, rawInput);
-  if (!loginsPerIp.hit(ctx.meta.ip ?? 'unknown')) {
+  if (!ctx.deps.loginLimiter.hit(ctx.meta.ip ?? 'unknown')) {
     throw new AppError('RATE_LIMITED', 'Too many attempts. Please try again later.');
   }
   const em = ctx.em;

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createApp, type App } from '../app.js';
+import { loadConfig, type AppConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { createTestDatabase } from './database.js';
+
+export interface CallOptions {
+  token?: string | null;
+  deviceId?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface RestResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface GqlResponse<T = Record<string, unknown>> {
+  status: number;
+  data: T | null;
+  errors?: { message: string; extensions?: { code?: string } & Record<string, unknown> }[];
+}
+
+export interface TestApp {
+  app: App;
+  url: string;
+  config: AppConfig;
+  rest<T = Record<string, unknown>>(method: string, route: string, body?: unknown, options?: CallOptions): Promise<RestResponse<T>>;
+  gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, options?: CallOptions): Promise<GqlResponse<T>>;
+  close(): Promise<void>;
+}
+
+function authHeaders(options: CallOptions = {}): Record<string, string> {
+  return {
+    ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    ...(options.deviceId ? { 'x-device-id': options.deviceId } : {}),
+    ...options.headers,
+  };
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Reuse a database (for two instances sharing one); default: a new clean one. */
+  databaseUrl?: string;
+  dataDir?: string;
+}
+
+/** Starts the real app (createApp) on a random loopback port over a clean database. */
+export async function startTestApp(options: StartOptions = {}): Promise<TestApp & { databaseUrl?: string; dataDir: string }> {
+  const db = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'pal-test-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+    SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    ...options.env,
+  });
+  const app = await createApp(config, { logger: createLogger('silent') });
+  const url = await app.listen();
+
+  return {
+    app,
+    url,
+    config,
+    databaseUrl: db.url,
+    dataDir,
+    async rest(method, route, body, callOptions) {
+      const isRaw = typeof body === 'string' || body instanceof Uint8Array || body instanceof FormData;
+      const res = await fetch(`${url}/api/v1${route}`, {
+        method,
+        headers: {
+          ...(body !== undefined && !isRaw ? { 'content-type': 'application/json' } : {}),
+          ...authHeaders(callOptions),
+        },
+        body: body === undefined ? undefined : isRaw ? (body as BodyInit) : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, headers: res.headers, body: parsed as never };
+    },
+    async gql(query, variables, callOptions) {
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...authHeaders(callOptions) },
+        body: JSON.stringify({ query, variables }),
+      });
+      const json = (await res.json()) as { data?: unknown; errors?: GqlResponse['errors'] };
+      return { status: res.status, data: (json.data ?? null) as never, errors: json.errors };
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function newDeviceId(): string {
+  return `test-device-${randomUUID()}`;
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // type-graphql is CommonJS; without this alias graphql would load twice ("another realm").
+  resolve: { alias: { graphql: 'graphql/index.js' } },
+  test: {
+    root: 'api',
+    include: ['src/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    setupFiles: ['src/test/setup.ts'],
+  },
+});
