@@ -80,7 +80,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp 
           ...(body !== undefined && !isRaw ? { 'content-type': 'application/json' } : {}),
           ...authHeaders(callOptions),
         },
-        body: body === undefined ? undefined : isRaw ? (body as BodyInit) : JSON.stringify(body),
+        body: body === undefined ? undefined : isRaw ? (body as RequestInit['body']) : JSON.stringify(body),
       });
       const text = await res.text();
       let parsed: unknown = text;
