@@ -94,8 +94,10 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
         const deviceId = typeof params.deviceId === 'string' ? params.deviceId : null;
         try {
           return (await authenticate(orm.em.fork(), config, token, deviceId)) !== null;
-        } catch {
-          return false;
+        } catch (err) {
+          // A refused credential closes with 4403; anything else is a server fault (4500), not a logout.
+          if (err instanceof AppError) return false;
+          throw err;
         }
       },
     },
@@ -167,7 +169,11 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
       }),
     async close() {
       await apollo.stop();
-      await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+      await new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
       await events.close();
       await orm.close(true);
       await embedded?.stop();

@@ -24,6 +24,8 @@ try {
     if (stopping) return;
     stopping = true;
     logger.info('server.stopping', { signal });
+    // Never hang on a stuck connection: leave after 10 s whatever is still open.
+    setTimeout(() => process.exit(0), 10_000).unref();
     await app.close().catch((err: unknown) => logger.error('server.stop_failed', { error: String(err) }));
     process.exit(0);
   };

@@ -40,7 +40,6 @@ export function sendError(res: Response, error: AppError): void {
 /** The one REST error formatter: AppError to its status, anything unknown to a logged 500. */
 export function errorHandler(logger: Logger) {
   // Express recognises error handlers by their four parameters.
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const known = toAppError(err);
     if (known) return sendError(res, known);
@@ -58,7 +57,6 @@ export function errorHandler(logger: Logger) {
 /** Errors raised before Apollo runs (a bad token, a bad body) in the GraphQL response shape. */
 export function graphqlHttpErrorHandler(logger: Logger) {
   const rest = errorHandler(logger);
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
     const known = toAppError(err);
     if (!known || res.headersSent) return rest(err, req, res, next);

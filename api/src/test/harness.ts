@@ -57,13 +57,13 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp 
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
     SECRET: 'test-secret-test-secret-test-secret-0123456789',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
     ...options.env,
   });
-  const app = await createApp(config, { logger: createLogger('silent') });
+  const app = await createApp(config, { logger: createLogger(config.logLevel) });
   const url = await app.listen();
 
   return {

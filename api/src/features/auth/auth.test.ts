@@ -36,6 +36,14 @@ describe('login and the single-device policy', () => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ success: true, data: { email: user.email, role: 'user', isAdmin: false } });
 
+    const gqlMe = await t.gql<{ me: { email: string; sessionCount: number; hasMultipleSessions: boolean } }>(
+      '{ me { email sessionCount hasMultipleSessions } }',
+      {},
+      { token: approved.body.token as string, deviceId },
+    );
+    expect(gqlMe.errors).toBeUndefined();
+    expect(gqlMe.data?.me).toEqual({ email: user.email, sessionCount: 1, hasMultipleSessions: false });
+
     // The same device signs in again without approval.
     const again = await t.rest('POST', '/auth/login', { email: user.email, password: TEST_PASSWORD, deviceData: deviceData(deviceId) });
     expect(again.body).toMatchObject({ success: true });

@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test/harness.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('migrations', () => {
+  it('bring an empty database exactly to the entities (no pending schema difference)', async () => {
+    const diff = await t.app.orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false });
+    expect(diff.trim()).toBe('');
+  });
+
+  it('enforce a case-insensitive unique email in the database itself', async () => {
+    const conn = t.app.orm.em.getConnection();
+    await conn.execute(
+      `insert into users (id, name, email, password_hash, created_at, updated_at) values (gen_random_uuid(), 'A', 'Same@Example.com', 'x', now(), now())`,
+    );
+    await expect(
+      conn.execute(
+        `insert into users (id, name, email, password_hash, created_at, updated_at) values (gen_random_uuid(), 'B', 'same@example.COM', 'x', now(), now())`,
+      ),
+    ).rejects.toThrow(/unique/i);
+  });
+});

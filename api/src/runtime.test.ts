@@ -1,0 +1,61 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const apiDir = fileURLToPath(new URL('..', import.meta.url));
+const mainJs = path.join(apiDir, 'dist/main.js');
+let dataDir: string;
+
+beforeAll(() => {
+  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: apiDir, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(build.stdout + build.stderr);
+  dataDir = mkdtempSync(path.join(tmpdir(), 'pal-runtime-'));
+}, 120_000);
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function run(env: Record<string, string>) {
+  return spawnSync('node', [mainJs], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+}
+
+describe('runtime contract', () => {
+  it.each([
+    [{ PORT: 'eighty' }, /^Cannot start: Invalid PORT: PORT must be a whole number/],
+    [{ MAX_DEVICES: '0' }, /^Cannot start: Invalid MAX_DEVICES/],
+    [{ DATABASE_URL: 'mysql://x' }, /^Cannot start: Invalid DATABASE_URL: DATABASE_URL must be a postgres/],
+    [{ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/none' }, /^Cannot start: Cannot connect to DATABASE_URL/],
+  ])('refuses a bad environment %o with a one-line message', (env, message) => {
+    const result = run({ DATA_DIR: dataDir, ...env });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('starts, answers /healthz, creates the first admin once and stops cleanly on SIGTERM', async () => {
+    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const env = { DATA_DIR: dataDir, PORT: port, ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'boss-password-1', LOG_LEVEL: 'warn' };
+    if (process.env.DATABASE_URL) Object.assign(env, { DATABASE_URL: '' });
+    const child = spawn('node', [mainJs], { env: { ...process.env, ...env, DATABASE_URL: '' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 60_000;
+    let healthy = false;
+    while (!healthy && Date.now() < deadline) {
+      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      if (!healthy) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(healthy).toBe(true);
+    const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'boss@example.com', password: 'boss-password-1', deviceData: { deviceId: 'runtime-test-device' } }),
+    }).then((r) => r.json());
+    expect(login).toMatchObject({ requiresDeviceApproval: true });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out).not.toContain('boss-password-1');
+  }, 90_000);
+});
