@@ -5,8 +5,9 @@ import pg from 'pg';
  * A clean database for one test file: a new database on the server named by DATABASE_URL
  * (CI), or undefined so the app starts its own embedded PGlite.
  */
-export async function createTestDatabase(): Promise<{ url: string | undefined; drop(): Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL;
+export async function createTestDatabase(
+  serverUrl: string | undefined = process.env.DATABASE_URL,
+): Promise<{ url: string | undefined; drop(): Promise<void> }> {
   if (!serverUrl) return { url: undefined, drop: async () => {} };
   const name = `pal_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });

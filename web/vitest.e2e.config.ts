@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser tests: one server (the built app on the embedded database) for the whole run,
+// files one after another so the two cores go to the server and Chromium.
+export default defineConfig({
+  test: {
+    root: 'web',
+    include: ['e2e/**/*.e2e.ts'],
+    globalSetup: ['e2e/support/global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
+  },
+});
