@@ -8,7 +8,9 @@ const passThroughCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FA
 /** Every GraphQL error leaves with an extensions.code; unknown errors are logged and hidden. */
 export function createFormatError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
+    let original = unwrapResolverError(error);
+    // Errors thrown by plugins arrive wrapped in a GraphQLError.
+    if (original instanceof GraphQLError && original.originalError instanceof AppError) original = original.originalError;
     if (original instanceof AppError) {
       return {
         message: original.message,

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminSession, type Session } from '../test/factories.js';
+import { startTestApp, type TestApp } from '../test/harness.js';
+
+let t: TestApp;
+let admin: Session;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await createAdminSession(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the GraphQL endpoint guards', () => {
+  it('refuses introspection to anonymous callers and allows it to signed-in integrators', async () => {
+    const anonymous = await t.gql('{ __schema { queryType { name } } }');
+    expect(anonymous.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    const signedIn = await t.gql<{ __schema: { queryType: { name: string } } }>('{ __schema { queryType { name } } }', {}, admin);
+    expect(signedIn.data?.__schema.queryType.name).toBe('Query');
+  });
+
+  it('gives no field suggestions', async () => {
+    const res = await t.gql('{ mee { id } }');
+    expect(res.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(res.errors?.[0].message).not.toMatch(/Did you mean/);
+  });
+
+  it('refuses a query nested too deeply', async () => {
+    expect((await t.gql('{ me { id } }', {}, admin)).errors).toBeUndefined();
+    const deep = `{ __type(name: "Query") { ${'fields { type { ofType { '.repeat(5)} name ${'} } } '.repeat(5)} } }`;
+    const res = await t.gql(deep, {}, admin);
+    expect(res.errors?.[0].message).toMatch(/nested too deeply/);
+  });
+
+  it('refuses batched requests', async () => {
+    const res = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]),
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+
+  it('maps wrongly typed variables to BAD_USER_INPUT', async () => {
+    const res = await t.gql('mutation($input: LoginInput!) { login(input: $input) { success } }', {
+      input: { email: 42, password: true },
+    });
+    expect(res.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
