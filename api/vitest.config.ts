@@ -9,7 +9,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 180_000,
     setupFiles: ['src/test/setup.ts'],
   },
 });

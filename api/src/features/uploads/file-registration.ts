@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename } from 'node:fs/promises';
+import path from 'node:path';
+import type { Caller, Ctx } from '../../context.js';
+import { parseInput } from '../../validation.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { AudioFile } from '../files/audio-file.entity.js';
+import { parseCoverStorageType, setCover, type CoverWrite, type ReceivedCover } from '../files/cover-storage.js';
+import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
+import { probeAudio } from '../media/probe.js';
+import { fileDetailsSchema, type FileDetails } from './uploads.schemas.js';
+import { UploadStatus, type UploadSession } from './upload-session.entity.js';
+import { User } from '../users/user.entity.js';
+
+/** Audio bytes received and complete on disk, not yet a file of the library. */
+export interface StagedAudio {
+  /** Absolute path; on the same disk as DATA_DIR/audio so the move is a rename. */
+  path: string;
+  size: number;
+  originalName: string;
+}
+
+export interface Registration {
+  details: FileDetails;
+  cover: ReceivedCover | null;
+  /** Set when the bytes came through a chunked upload; marked completed in the same commit. */
+  session?: UploadSession;
+}
+
+function titleFromName(fileName: string): string {
+  const base = path.basename(fileName);
+  const dot = base.lastIndexOf('.');
+  return (dot > 0 ? base.slice(0, dot) : base).slice(0, 200) || 'Untitled';
+}
+
+/**
+ * Turns staged bytes into an AudioFile: validates the form, probes the content, moves the bytes
+ * under DATA_DIR/audio and commits the file, its cover, the audit entry (and the upload
+ * session) together. If anything fails the bytes are moved back to the staged path, so the
+ * caller decides whether to keep them (a retry) or remove them.
+ */
+export async function registerAudioFile(
+  ctx: Ctx,
+  caller: Caller,
+  staged: StagedAudio,
+  input: Registration,
+): Promise<AudioFile> {
+  const details = parseInput(fileDetailsSchema, input.details);
+  const storageType = parseCoverStorageType(details.coverStorageType);
+  const probe = await probeAudio(ctx.deps.config, staged.path);
+  const { dataDir } = ctx.deps.config;
+
+  const id = randomUUID();
+  const storagePath = path.posix.join(storageDirs.audio, `${id}.${probe.extension}`);
+  const finalPath = resolveStoredPath(dataDir, storagePath);
+  await mkdir(path.dirname(finalPath), { recursive: true });
+  await rename(staged.path, finalPath);
+
+  const { em } = ctx;
+  let coverWrite: CoverWrite | null = null;
+  try {
+    const file = em.create(AudioFile, {
+      id,
+      title: details.title || titleFromName(staged.originalName),
+      description: details.description || null,
+      filename: path.basename(staged.originalName).slice(0, 255) || `${id}.${probe.extension}`,
+      storagePath,
+      size: staged.size,
+      duration: probe.duration,
+      mimeType: probe.mimeType,
+      isPublic: details.isPublic,
+      uploadedBy: em.getReference(User, caller.user.id),
+    });
+    if (input.cover) coverWrite = await setCover(em, dataDir, file, input.cover, storageType);
+    if (input.session) em.assign(input.session, { file, status: UploadStatus.completed });
+    recordAudit(
+      ctx,
+      {
+        action: 'file.uploaded',
+        details: {
+          fileId: id,
+          title: file.title,
+          size: staged.size,
+          mimeType: probe.mimeType,
+          chunked: !!input.session,
+        },
+      },
+      em,
+    );
+    await em.flush();
+    await coverWrite?.commit();
+    return file;
+  } catch (err) {
+    await coverWrite?.rollback();
+    await rename(finalPath, staged.path);
+    throw err;
+  }
+}

@@ -1,0 +1,76 @@
+import { createWriteStream } from 'node:fs';
+import type { Hash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../errors.js';
+
+export interface StreamToFileOptions {
+  /** 'w' creates or truncates; 'r+' writes into an existing file at `start`. */
+  flags: 'w' | 'r+';
+  start?: number;
+  /** More bytes than this fail with PAYLOAD_TOO_LARGE. */
+  maxBytes: number;
+  tooLargeMessage: string;
+  /** Fed every byte as it is written, so the data is never read back to hash it. */
+  hash?: Hash;
+}
+
+/** Disk errors a client should see for what they are; anything else stays an internal error. */
+export function diskError(err: unknown): Error {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return new AppError('INSUFFICIENT_STORAGE', 'Not enough disk space to store the upload');
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * Writes a (multipart part) stream to a file with backpressure. On failure the rest of the
+ * stream is still read and dropped, so the multipart body keeps flowing to its end; the file is
+ * closed before the promise settles, so the caller can remove it. Resolves the byte count.
+ */
+export function streamToFile(source: Readable, target: string, options: StreamToFileOptions): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const out = createWriteStream(target, { flags: options.flags, start: options.start, mode: 0o600 });
+    let size = 0;
+    let failure: Error | null = null;
+    let sourceDone = false;
+    let outClosed = false;
+
+    const settle = () => {
+      if (!outClosed || (!sourceDone && !failure)) return;
+      if (failure) reject(failure);
+      else resolve(size);
+    };
+    const fail = (err: Error) => {
+      if (failure) return;
+      failure = err;
+      out.destroy();
+      source.resume();
+    };
+
+    source.on('data', (chunk: Buffer) => {
+      if (failure) return;
+      size += chunk.length;
+      if (size > options.maxBytes) return fail(new AppError('PAYLOAD_TOO_LARGE', options.tooLargeMessage));
+      options.hash?.update(chunk);
+      if (!out.write(chunk)) {
+        source.pause();
+        out.once('drain', () => source.resume());
+      }
+    });
+    source.once('limit', () => fail(new AppError('PAYLOAD_TOO_LARGE', options.tooLargeMessage)));
+    source.once('end', () => {
+      sourceDone = true;
+      if (failure) settle();
+      else out.end();
+    });
+    source.once('error', () => {
+      sourceDone = true;
+      fail(new AppError('BAD_USER_INPUT', 'The upload was interrupted before the file was complete'));
+    });
+    out.once('error', (err) => fail(diskError(err)));
+    out.once('close', () => {
+      outClosed = true;
+      settle();
+    });
+  });
+}

@@ -1,0 +1,43 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../../config.js';
+import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
+import { dropRunningHash } from './running-hash.js';
+import { UploadSession, UploadStatus } from './upload-session.entity.js';
+import { removeUploadDir, uploadPaths } from './upload-storage.js';
+
+/** Sessions handled per sweep, so one call stays short; the next sweep takes the rest. */
+const SWEEP_BATCH = 100;
+
+/**
+ * Marks unfinished uploads past their expiry as expired and removes their parts, and removes
+ * direct-upload temp files a crash left behind. Runs on demand (each init, and when an expired
+ * upload is touched), so no timer has to live beside the server.
+ */
+export async function sweepExpiredUploads(em: EntityManager, config: AppConfig, now = new Date()): Promise<number> {
+  const expired = await em.find(
+    UploadSession,
+    { status: UploadStatus.active, expiresAt: { $lte: now } },
+    { limit: SWEEP_BATCH, orderBy: { expiresAt: 'asc' } },
+  );
+  for (const session of expired) {
+    await removeUploadDir(uploadPaths(config.dataDir, session.id));
+    dropRunningHash(config, session.id);
+    session.status = UploadStatus.expired;
+  }
+  if (expired.length) await em.flush();
+  await removeStaleTempFiles(config, now);
+  return expired.length;
+}
+
+async function removeStaleTempFiles(config: AppConfig, now: Date): Promise<void> {
+  const dir = resolveStoredPath(config.dataDir, `${storageDirs.tmp}/.`);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const cutoff = now.getTime() - config.uploadExpiryHours * 3600_000;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => null);
+    if (info && info.mtimeMs < cutoff) await rm(file, { force: true, recursive: true });
+  }
+}

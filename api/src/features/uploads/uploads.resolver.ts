@@ -1,0 +1,45 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context.js';
+import { AudioFile } from '../files/audio-file.entity.js';
+import * as chunked from './chunked-upload.service.js';
+import { FinalizeUploadInput, InitUploadInput, UploadSessionView, uploadSessionView } from './uploads.types.js';
+
+@Resolver()
+export class UploadsResolver {
+  @Query(() => UploadSessionView, {
+    description: 'Administrators: one of your uploads, with the chunks the server holds.',
+  })
+  async uploadSession(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<UploadSessionView> {
+    return uploadSessionView(await chunked.uploadStatus(ctx, id));
+  }
+
+  @Query(() => [UploadSessionView], {
+    description: 'Administrators: your unfinished uploads that can still be resumed, newest first.',
+  })
+  async myUploadSessions(@Ctx() ctx: GqlContext): Promise<UploadSessionView[]> {
+    return (await chunked.myUploads(ctx)).map(uploadSessionView);
+  }
+
+  @Mutation(() => UploadSessionView, { description: 'Administrators: start a chunked upload.' })
+  async initUpload(
+    @Arg('input', () => InitUploadInput) input: InitUploadInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<UploadSessionView> {
+    const session = await chunked.initUpload(ctx, { ...input, mimeType: input.mimeType ?? undefined });
+    return uploadSessionView({ session, uploadedChunks: [] });
+  }
+
+  @Mutation(() => AudioFile, { description: 'Administrators: verify a complete chunked upload and create its file.' })
+  finalizeUpload(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => FinalizeUploadInput, { nullable: true }) input: FinalizeUploadInput | null,
+    @Ctx() ctx: GqlContext,
+  ): Promise<AudioFile> {
+    return chunked.finalizeUpload(ctx, id, () => Promise.resolve({ details: { ...input }, cover: null }));
+  }
+
+  @Mutation(() => UploadSessionView, { description: 'Administrators: stop an upload and remove everything it stored.' })
+  async cancelUpload(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<UploadSessionView> {
+    return uploadSessionView({ session: await chunked.cancelUpload(ctx, id), uploadedChunks: [] });
+  }
+}

@@ -1,0 +1,105 @@
+import { Router, type Request } from 'express';
+import { AppError } from '../../errors.js';
+import { sendData } from '../../http/respond.js';
+import { createFileLoaders } from '../files/file-loaders.js';
+import { presentFile } from '../files/file-view.js';
+import type { AudioFile } from '../files/audio-file.entity.js';
+import type { Ctx } from '../../context.js';
+import * as chunked from './chunked-upload.service.js';
+import type { BodySource } from './multipart.js';
+import { uploadFile } from './uploads.service.js';
+
+const body = (req: Request): BodySource => ({ headers: req.headers, stream: req });
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function decodedFileName(req: Request): string | undefined {
+  const raw = header(req, 'x-file-name');
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError('BAD_USER_INPUT', 'X-File-Name header must be URI-encoded');
+  }
+}
+
+async function present(ctx: Ctx, file: AudioFile) {
+  return presentFile(file, createFileLoaders(ctx.em));
+}
+
+/** REST POST /api/v1/files and /api/v1/audio/upload/*: thin adapters over the upload services. */
+export function uploadsRoutes(): Router {
+  const router = Router();
+
+  router.post('/files', async (req, res) => {
+    const ctx = res.locals.ctx;
+    const file = await uploadFile(ctx, body(req));
+    sendData(res, await present(ctx, file), { message: 'File uploaded successfully!' }, 201);
+  });
+
+  router.post('/audio/upload/init', async (req, res) => {
+    const session = await chunked.initUpload(res.locals.ctx, req.body ?? {});
+    sendData(
+      res,
+      { uploadId: session.id, chunkSize: session.chunkSize, expiresAt: session.expiresAt },
+      { uploadId: session.id },
+    );
+  });
+
+  router.post('/audio/upload/chunk', async (req, res) => {
+    const progress = await chunked.receiveChunk(
+      res.locals.ctx,
+      {
+        uploadId: header(req, 'x-upload-id'),
+        chunkIndex: header(req, 'x-chunk-index'),
+        totalChunks: header(req, 'x-total-chunks'),
+        fileSize: header(req, 'x-file-size'),
+        fileName: decodedFileName(req),
+      },
+      body(req),
+    );
+    const uploaded = progress.uploadedChunks;
+    sendData(
+      res,
+      { uploadId: progress.session.id, chunkIndex: Number(header(req, 'x-chunk-index')), uploadedChunks: uploaded },
+      { uploadedChunks: uploaded },
+    );
+  });
+
+  router.get('/audio/upload/status/:uploadId', async (req, res) => {
+    const progress = await chunked.uploadStatus(res.locals.ctx, req.params.uploadId);
+    const { session, uploadedChunks } = progress;
+    sendData(
+      res,
+      {
+        uploadId: session.id,
+        status: session.status,
+        totalChunks: session.totalChunks,
+        chunkSize: session.chunkSize,
+        fileSize: session.fileSize,
+        uploadedChunks,
+      },
+      { uploadedChunks },
+    );
+  });
+
+  router.post('/audio/upload/finalize/:uploadId', async (req, res) => {
+    const ctx = res.locals.ctx;
+    const readForm = () =>
+      req.is('multipart/form-data')
+        ? chunked.readFinalizeForm(body(req))
+        : Promise.resolve({ details: req.body ?? {}, cover: null });
+    const file = await chunked.finalizeUpload(ctx, req.params.uploadId, readForm);
+    sendData(res, await present(ctx, file), { message: 'File uploaded successfully using chunked upload!' }, 201);
+  });
+
+  router.delete('/audio/upload/cancel/:uploadId', async (req, res) => {
+    await chunked.cancelUpload(res.locals.ctx, req.params.uploadId);
+    sendData(res, null, { message: 'Upload cancelled' });
+  });
+
+  return router;
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/** The client's chunk size (spec section 9); init's totalChunks must agree with it. */
+export const CHUNK_SIZE = 5 * 1024 * 1024;
+/** The largest audio file accepted, direct or chunked (the spec shows "2GB"). */
+export const MAX_FILE_SIZE = 2 * 1024 * 1024 * 1024;
+export const FILE_TOO_LARGE = 'File is too large: the maximum size is 2GB';
+export const NO_FILE = 'Please select a file to upload';
+
+const formBoolean = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off', ''])])
+  .nullish()
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
+
+/** The form fields shared by POST /files, chunked finalize and the GraphQL finalize. */
+export const fileDetailsSchema = z.object({
+  title: z.string().trim().max(200, 'Title must be at most 200 characters').nullish(),
+  description: z.string().trim().max(5000, 'Description must be at most 5000 characters').optional().nullable(),
+  isPublic: formBoolean,
+  coverStorageType: z.string().nullish(),
+});
+export type FileDetails = z.input<typeof fileDetailsSchema>;
+
+const sha256Hex = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-fA-F]{64}$/, 'fileHash must be a SHA-256 hex digest')
+  .transform((h) => h.toLowerCase());
+
+export const initUploadSchema = z
+  .object({
+    fileName: z.string().trim().min(1, 'fileName is required').max(255, 'fileName must be at most 255 characters'),
+    fileSize: z
+      .number({ error: 'fileSize must be a number of bytes' })
+      .int('fileSize must be a whole number of bytes')
+      .min(1, 'The file is empty')
+      .max(MAX_FILE_SIZE, FILE_TOO_LARGE),
+    totalChunks: z.number({ error: 'totalChunks must be a number' }).int('totalChunks must be a whole number').min(1),
+    fileHash: sha256Hex,
+    mimeType: z.string().trim().max(100).optional().default('application/octet-stream'),
+    metadata: z.record(z.string(), z.unknown()).optional().nullable(),
+  })
+  .refine((v) => v.totalChunks === Math.ceil(v.fileSize / CHUNK_SIZE), {
+    message: `totalChunks does not match fileSize in chunks of ${CHUNK_SIZE} bytes`,
+    path: ['totalChunks'],
+  });
+export type InitUploadInput = z.input<typeof initUploadSchema>;
+
+const headerInt = (name: string) =>
+  z
+    .string({ error: `${name} header is required` })
+    .regex(/^\d{1,12}$/, `${name} header must be a whole number`)
+    .transform(Number);
+
+/** The chunk request's headers, as the spec's client sends them. */
+export const chunkHeadersSchema = z.object({
+  uploadId: z.string({ error: 'X-Upload-ID header is required' }),
+  chunkIndex: headerInt('X-Chunk-Index'),
+  totalChunks: headerInt('X-Total-Chunks'),
+  fileSize: headerInt('X-File-Size'),
+  fileName: z.string().optional(),
+});
+/** Raw header values; missing ones are reported by the schema. */
+export type ChunkHeaders = { [K in keyof z.input<typeof chunkHeadersSchema>]?: string };

@@ -1,0 +1,115 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { AudioFile } from '../files/audio-file.entity.js';
+import { UploadStatus } from './upload-session.entity.js';
+import type { UploadProgress } from './chunked-upload.service.js';
+
+registerEnumType(UploadStatus, {
+  name: 'UploadState',
+  description: 'Where a chunked upload stands: active ones accept chunks and can be resumed.',
+});
+
+@ObjectType('UploadSession', {
+  description:
+    'A resumable chunked upload, as the server holds it: resume by sending the chunks not in uploadedChunks.',
+})
+export class UploadSessionView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  fileName!: string;
+
+  @Field(() => Float, { description: 'Declared size in bytes.' })
+  fileSize!: number;
+
+  @Field(() => Int)
+  totalChunks!: number;
+
+  @Field(() => Int, { description: 'Bytes per chunk; the last chunk holds the rest.' })
+  chunkSize!: number;
+
+  @Field()
+  mimeType!: string;
+
+  @Field(() => UploadStatus)
+  state!: UploadStatus;
+
+  @Field(() => [Int], { description: 'Indexes (from 0) of the chunks the server really holds.' })
+  uploadedChunks!: number[];
+
+  @Field(() => Float, { description: 'Bytes held so far.' })
+  uploadedBytes!: number;
+
+  @Field(() => Float, { description: 'Percent of the file held, 0 to 100.' })
+  progress!: number;
+
+  @Field()
+  createdAt!: Date;
+
+  @Field({ description: 'Unfinished uploads are removed after this time.' })
+  expiresAt!: Date;
+
+  @Field(() => AudioFile, { nullable: true, description: 'The file created when the upload completed.' })
+  file?: AudioFile | null;
+}
+
+export function uploadSessionView({ session, uploadedChunks }: UploadProgress): UploadSessionView {
+  const last = session.totalChunks - 1;
+  const lastSize = session.fileSize - session.chunkSize * last;
+  const complete = session.status === 'completed';
+  const uploadedBytes = complete
+    ? session.fileSize
+    : uploadedChunks.reduce((sum, i) => sum + (i === last ? lastSize : session.chunkSize), 0);
+  return {
+    id: session.id,
+    fileName: session.fileName,
+    fileSize: session.fileSize,
+    totalChunks: session.totalChunks,
+    chunkSize: session.chunkSize,
+    mimeType: session.mimeType,
+    state: session.status,
+    uploadedChunks: complete ? Array.from({ length: session.totalChunks }, (_, i) => i) : uploadedChunks,
+    uploadedBytes,
+    progress: session.fileSize ? Math.round((uploadedBytes / session.fileSize) * 10000) / 100 : 0,
+    createdAt: session.createdAt,
+    expiresAt: session.expiresAt,
+    file: session.file ?? null,
+  };
+}
+
+@InputType({ description: 'Starts a chunked upload; chunks are then sent to POST /api/v1/audio/upload/chunk.' })
+export class InitUploadInput {
+  @Field()
+  fileName!: string;
+
+  @Field(() => Float)
+  fileSize!: number;
+
+  @Field(() => Int, { description: 'ceil(fileSize / 5242880).' })
+  totalChunks!: number;
+
+  @Field({ description: 'SHA-256 of the whole file, hex.' })
+  fileHash!: string;
+
+  @Field(() => String, { nullable: true })
+  mimeType?: string | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  metadata?: Record<string, unknown> | null;
+}
+
+@InputType({
+  description:
+    'The file details given when a chunked upload is completed. Covers go through POST /api/v1/audio/upload/finalize/{uploadId}.',
+})
+export class FinalizeUploadInput {
+  @Field(() => String, { nullable: true, description: 'Blank: the file name without its extension.' })
+  title?: string | null;
+
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  isPublic?: boolean | null;
+}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Session } from './factories.js';
+import type { RestResponse, TestApp } from './harness.js';
+
+export const CLIENT_CHUNK_SIZE = 5 * 1024 * 1024;
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** A multipart form as the web client builds it. */
+export function uploadForm(
+  fields: Record<string, string>,
+  files: Record<string, { bytes: Uint8Array; name: string; type?: string }> = {},
+): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const [name, file] of Object.entries(files)) {
+    form.append(
+      name,
+      new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }),
+      file.name,
+    );
+  }
+  return form;
+}
+
+export function audioPart(filePath: string, type = 'audio/mpeg') {
+  return { bytes: readFileSync(filePath), name: path.basename(filePath), type };
+}
+
+/** The chunked client's calls, one helper each. */
+export function chunkedClient(t: TestApp, session: Session) {
+  return {
+    init(bytes: Uint8Array, fileName: string, overrides: Record<string, unknown> = {}) {
+      return t.rest<{ success: boolean; uploadId: string; message?: string; error?: { code: string } }>(
+        'POST',
+        '/audio/upload/init',
+        {
+          fileName,
+          fileSize: bytes.length,
+          totalChunks: Math.ceil(bytes.length / CLIENT_CHUNK_SIZE),
+          fileHash: sha256(bytes),
+          mimeType: 'audio/wav',
+          metadata: { source: 'test' },
+          ...overrides,
+        },
+        session,
+      );
+    },
+    chunk(
+      uploadId: string,
+      bytes: Uint8Array,
+      fileName: string,
+      index: number,
+      part?: Uint8Array,
+    ): Promise<RestResponse> {
+      const start = index * CLIENT_CHUNK_SIZE;
+      const data = part ?? bytes.subarray(start, Math.min(start + CLIENT_CHUNK_SIZE, bytes.length));
+      return t.rest('POST', '/audio/upload/chunk', uploadForm({}, { chunk: { bytes: data, name: 'blob' } }), {
+        ...session,
+        headers: {
+          'x-upload-id': uploadId,
+          'x-chunk-index': String(index),
+          'x-total-chunks': String(Math.ceil(bytes.length / CLIENT_CHUNK_SIZE)),
+          'x-file-name': encodeURIComponent(fileName),
+          'x-file-size': String(bytes.length),
+        },
+      });
+    },
+    status(uploadId: string) {
+      return t.rest<{ uploadedChunks: number[]; data: { status: string } }>(
+        'GET',
+        `/audio/upload/status/${uploadId}`,
+        undefined,
+        session,
+      );
+    },
+    finalize(uploadId: string, fields: Record<string, string> = {}, files: Parameters<typeof uploadForm>[1] = {}) {
+      return t.rest<{ success: boolean; message: string; data: Record<string, unknown>; error?: { code: string } }>(
+        'POST',
+        `/audio/upload/finalize/${uploadId}`,
+        uploadForm(fields, files),
+        session,
+      );
+    },
+    cancel(uploadId: string) {
+      return t.rest('DELETE', `/audio/upload/cancel/${uploadId}`, undefined, session);
+    },
+  };
+}

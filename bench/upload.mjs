@@ -1,0 +1,234 @@
+// Chunked upload benchmark: a 1 GiB WAV uploaded through init/chunk/finalize over loopback with
+// the client's 5 MiB chunks, beside a baseline measured in the same run (a plain Node stream copy
+// of the same file to the same disk). Prints throughput, their ratio, finalize time and the
+// server's peak resident memory. Run with `npm run bench:upload` (builds the API first).
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+
+const CHUNK = 5 * 1024 * 1024;
+const SIZE = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const work = mkdtempSync(path.join(tmpdir(), 'pal-bench-upload-'));
+const dataDir = path.join(work, 'data');
+const source = path.join(work, 'bench-tone.wav');
+// e.g. BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server.
+const serverNodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const mb = (bytes, ms) => bytes / 1024 / 1024 / (ms / 1000);
+
+/** A WAV header and SIZE bytes in total of a 16-bit stereo square-ish tone, written in 8 MiB blocks. */
+async function writeSourceWav() {
+  const dataBytes = SIZE - 44;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + dataBytes, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(2, 22);
+  header.writeUInt32LE(44100, 24);
+  header.writeUInt32LE(44100 * 4, 28);
+  header.writeUInt16LE(4, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(dataBytes, 40);
+  const block = Buffer.alloc(8 * 1024 * 1024);
+  for (let i = 0; i < block.length; i += 2) block.writeInt16LE(Math.round(8000 * Math.sin((i / 4) * 0.0627)), i);
+  const out = await open(source, 'w');
+  await out.write(header);
+  for (let left = dataBytes; left > 0; left -= block.length) await out.write(block, 0, Math.min(block.length, left));
+  await out.close();
+}
+
+function rss(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { now: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
+}
+
+async function startServer() {
+  const env = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: 'bench@example.com',
+    ADMIN_PASSWORD: 'bench-password-1',
+    LOG_LEVEL: 'warn',
+  };
+  const child = spawn(process.execPath, [...serverNodeArgs, path.join(root, 'api/dist/main.js')], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /running at (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+async function signIn(url) {
+  const deviceData = { deviceId: 'bench-device-0001', deviceName: 'bench', browser: 'node', os: 'Linux' };
+  const body = { email: 'bench@example.com', password: 'bench-password-1', deviceData, deviceApproved: true };
+  const res = await fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!json.token) throw new Error(`sign-in failed: ${json.message}`);
+  return { authorization: `Bearer ${json.token}`, 'x-device-id': deviceData.deviceId };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+const BOUNDARY = '----pal-bench-boundary';
+const CONCURRENCY = Number(process.env.BENCH_UPLOAD_CONCURRENCY ?? 1);
+
+/** One chunk as multipart over a kept-alive connection (undici's fetch + FormData costs more than the server here). */
+function postChunk(url, headers, bytes) {
+  const head = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="chunk"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: hostname,
+        port,
+        method: 'POST',
+        path: '/api/v1/audio/upload/chunk',
+        agent,
+        headers: {
+          ...headers,
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'content-length': head.length + bytes.length + tail.length,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`chunk: ${res.statusCode} ${text}`)),
+        );
+      },
+    );
+    req.once('error', reject);
+    req.write(head);
+    req.write(bytes);
+    req.end(tail);
+  });
+}
+
+async function call(url, route, init) {
+  const res = await fetch(`${url}/api/v1${route}`, init);
+  const json = await res.json();
+  if (!json.success) throw new Error(`${route}: ${res.status} ${json.message}`);
+  return json;
+}
+
+console.log(`Preparing a ${(SIZE / 1024 ** 3).toFixed(2)} GiB WAV in ${work} ...`);
+await writeSourceWav();
+// The SHA-256 the client sends with init; timed, since the server must compute it once too.
+const hashStart = performance.now();
+const hash = createHash('sha256');
+await pipeline(createReadStream(source, { highWaterMark: 1024 * 1024 }), hash);
+const fileHash = hash.digest('hex');
+const hashMs = performance.now() - hashStart;
+
+const { child, url } = await startServer();
+try {
+  const auth = await signIn(url);
+
+  // Baseline: the same bytes, copied by a plain Node stream to the same disk.
+  const baselineStart = performance.now();
+  await pipeline(
+    createReadStream(source, { highWaterMark: 1024 * 1024 }),
+    createWriteStream(path.join(dataDir, 'baseline.bin')),
+  );
+  const baselineMs = performance.now() - baselineStart;
+  rmSync(path.join(dataDir, 'baseline.bin'));
+
+  const before = rss(child.pid);
+  let sampledPeak = before.now;
+  const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, rss(child.pid).now)), 50);
+
+  const totalChunks = Math.ceil(SIZE / CHUNK);
+  const start = performance.now();
+  const init = await call(url, '/audio/upload/init', {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ fileName: 'bench-tone.wav', fileSize: SIZE, totalChunks, fileHash, mimeType: 'audio/wav' }),
+  });
+  const file = await open(source, 'r');
+  const headersFor = (i) => ({
+    ...auth,
+    'x-upload-id': init.uploadId,
+    'x-chunk-index': String(i),
+    'x-total-chunks': String(totalChunks),
+    'x-file-name': encodeURIComponent('bench-tone.wav'),
+    'x-file-size': String(SIZE),
+  });
+  // CONCURRENCY chunks in flight, each from its own buffer; 1 is the web client's behaviour.
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      const buffer = Buffer.alloc(CHUNK);
+      while (next < totalChunks) {
+        const i = next++;
+        const { bytesRead } = await file.read(buffer, 0, CHUNK, i * CHUNK);
+        await postChunk(url, headersFor(i), buffer.subarray(0, bytesRead));
+      }
+    }),
+  );
+  await file.close();
+  const finalizeStart = performance.now();
+  const done = await call(url, `/audio/upload/finalize/${init.uploadId}`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Benchmark tone' }),
+  });
+  const end = performance.now();
+  clearInterval(sampler);
+  const after = rss(child.pid);
+  sampledPeak = Math.max(sampledPeak, after.now);
+
+  const uploadMs = end - start;
+  const rows = [
+    ['file size', `${(SIZE / 1024 ** 2).toFixed(0)} MiB in ${totalChunks} chunks of 5 MiB, ${CONCURRENCY} in flight`],
+    ['baseline stream copy', `${mb(SIZE, baselineMs).toFixed(1)} MiB/s (${(baselineMs / 1000).toFixed(2)} s)`],
+    [
+      'SHA-256 of the file alone',
+      `${mb(SIZE, hashMs).toFixed(1)} MiB/s (${(hashMs / 1000).toFixed(2)} s; the server hashes every byte once)`,
+    ],
+    ['chunked upload end to end', `${mb(SIZE, uploadMs).toFixed(1)} MiB/s (${(uploadMs / 1000).toFixed(2)} s)`],
+    ['ratio upload / baseline', `${(mb(SIZE, uploadMs) / mb(SIZE, baselineMs)).toFixed(2)} (aim >= 0.5)`],
+    ['finalize', `${((end - finalizeStart) / 1000).toFixed(2)} s (hash check, probe, move)`],
+    ['server RSS before upload', `${(before.now / 1024 ** 2).toFixed(0)} MiB`],
+    [
+      'server peak RSS during upload',
+      `${(sampledPeak / 1024 ** 2).toFixed(0)} MiB (process high-water mark ${(after.peak / 1024 ** 2).toFixed(0)} MiB)`,
+    ],
+    ['peak growth', `${((sampledPeak - before.now) / 1024 ** 2).toFixed(0)} MiB (aim < 100)`],
+    ['created file', `${done.data.id}, duration ${done.data.duration.toFixed(1)} s, ${done.data.mimeType}`],
+  ];
+  for (const [k, v] of rows) console.log(`${k.padEnd(30)} ${v}`);
+} finally {
+  agent.destroy();
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  rmSync(work, { recursive: true, force: true });
+}
