@@ -1,0 +1,11 @@
+import type { AppPubSub } from '../../graphql/pubsub.js';
+
+/** Tells admin screens watching a file that its chapters changed (a null chapter: several did). */
+export function publishChapterEvent(
+  pubSub: AppPubSub,
+  fileId: string,
+  chapterId: string | null,
+  status: string | null,
+): void {
+  pubSub.publish('CHAPTERS_CHANGED', fileId, { fileId, chapterId, status, at: new Date().toISOString() });
+}

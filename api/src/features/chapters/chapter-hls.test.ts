@@ -1,0 +1,240 @@
+import { createDecipheriv } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
+import { startTestApp, type TestApp } from '../../test/harness.js';
+import { createStoredAudioFile, grantFile, removeTones, setGrant, setLocked } from '../../test/stream-fixtures.js';
+import type { AudioFile } from '../files/audio-file.entity.js';
+import { NOT_READY_MESSAGE } from './chapter-playback.js';
+
+let t: TestApp;
+let admin: Session;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await createAdminSession(t);
+});
+afterAll(async () => {
+  await t?.close();
+  await removeTones();
+});
+
+interface ChapterRow {
+  id: string;
+  label: string;
+  status: string;
+  plainSize: number | null;
+  encryptedSize: number | null;
+  finalizedAt: string | null;
+  error: string | null;
+}
+interface FinalizeBody {
+  finalizedChapters: ChapterRow[];
+  errors: { chapterId: string; message: string }[];
+  summary: { finalized: number; failed: number };
+}
+
+async function fileWithChapters(
+  chapters: { label: string; startTime: number; endTime?: number | null }[],
+): Promise<AudioFile> {
+  const file = await createStoredAudioFile(t, { seconds: 20 });
+  const res = await t.rest('POST', `/files/${file.id}/chapters`, { chapters }, admin);
+  expect(res.status).toBe(201);
+  return file;
+}
+
+async function finalize(fileId: string, storageType: string) {
+  return t.rest<{ data: FinalizeBody } & FinalizeBody>(
+    'POST',
+    `/files/${fileId}/chapters/finalize`,
+    { storageType },
+    admin,
+  );
+}
+
+async function viewerOf(fileId: string): Promise<Session & { grantId: string }> {
+  const user = await createUser(t);
+  const grantId = await grantFile(t, user.id, fileId);
+  return { ...(await signIn(t, user.email)), grantId };
+}
+
+async function streamUrl(fileId: string, chapterId: string, session: Session): Promise<string> {
+  const res = await t.rest<{ data: { streamUrl: string }; streamUrl: string }>(
+    'POST',
+    `/files/${fileId}/chapters/${chapterId}/stream-url`,
+    { expiresIn: 1800000 },
+    session,
+  );
+  expect(res.status).toBe(200);
+  expect(res.body.streamUrl).toBe(res.body.data.streamUrl);
+  return `${t.url}${res.body.data.streamUrl}`;
+}
+
+function parsePlaylist(text: string, base: string) {
+  const key = /#EXT-X-KEY:METHOD=AES-128,URI="([^"]+)",IV=0x([0-9a-f]{32})/i.exec(text);
+  expect(key).not.toBeNull();
+  const segments = text
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => new URL(l, base).toString());
+  return { keyUrl: new URL(key![1], base).toString(), iv: Buffer.from(key![2], 'hex'), segments };
+}
+
+const withSession = (s: Session) => ({ authorization: `Bearer ${s.token}`, 'x-device-id': s.deviceId });
+
+describe.each(['filesystem', 'database'])('finalize into %s storage and play as AES-128 HLS', (storageType) => {
+  it('encrypts each chapter with its own key; segments decrypt to MPEG-TS only with the key', async () => {
+    const file = await fileWithChapters([
+      { label: 'One', startTime: 0, endTime: 8 },
+      { label: 'Two', startTime: 8, endTime: null },
+    ]);
+    const res = await finalize(file.id, storageType);
+    expect(res.status).toBe(200);
+    expect(res.body.summary).toEqual({ finalized: 2, failed: 0, total: 2 });
+    expect(res.body.errors).toEqual([]);
+    for (const c of res.body.finalizedChapters) {
+      expect(c).toMatchObject({ status: 'ready', error: null });
+      expect(c.finalizedAt).not.toBeNull();
+      expect(c.encryptedSize).toBeGreaterThan(c.plainSize as number);
+      expect((c.encryptedSize as number) - (c.plainSize as number)).toBeLessThanOrEqual(16 * 10);
+    }
+    expect(JSON.stringify(res.body)).not.toMatch(/"key"|"iv"|playlist/i);
+
+    const viewer = await viewerOf(file.id);
+    const [one, two] = res.body.finalizedChapters;
+    const url = await streamUrl(file.id, two.id, viewer);
+    const playlistRes = await fetch(url);
+    expect(playlistRes.status).toBe(200);
+    expect(playlistRes.headers.get('content-type')).toContain('application/vnd.apple.mpegurl');
+    expect(playlistRes.headers.get('cache-control')).toBe('no-store');
+    const playlist = parsePlaylist(await playlistRes.text(), url);
+    expect(playlist.segments.length).toBeGreaterThanOrEqual(2); // 12 s in segments of about 6 s
+
+    const keyRes = await fetch(playlist.keyUrl, { headers: withSession(viewer) });
+    expect(keyRes.status).toBe(200);
+    expect(keyRes.headers.get('cache-control')).toBe('no-store');
+    const key = Buffer.from(await keyRes.arrayBuffer());
+    expect(key.length).toBe(16);
+
+    const segRes = await fetch(playlist.segments[0]);
+    expect(segRes.status).toBe(200);
+    expect(segRes.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(segRes.headers.get('content-type')).toBe('video/mp2t');
+    const encrypted = Buffer.from(await segRes.arrayBuffer());
+    expect(encrypted[0]).not.toBe(0x47);
+    const decipher = createDecipheriv('aes-128-cbc', key, playlist.iv);
+    const plain = Buffer.concat([decipher.update(encrypted), decipher.final()]);
+    expect(plain[0]).toBe(0x47);
+    expect(plain[188]).toBe(0x47);
+
+    // The other chapter's key is a different key: it does not decrypt this segment.
+    const otherUrl = await streamUrl(file.id, one.id, viewer);
+    const other = parsePlaylist(await (await fetch(otherUrl)).text(), otherUrl);
+    const otherKey = Buffer.from(await (await fetch(other.keyUrl, { headers: withSession(viewer) })).arrayBuffer());
+    expect(otherKey.equals(key)).toBe(false);
+    const wrong = createDecipheriv('aes-128-cbc', otherKey, playlist.iv).setAutoPadding(false);
+    expect(Buffer.concat([wrong.update(encrypted), wrong.final()])[0]).not.toBe(0x47);
+
+    // A guessed segment address is not served.
+    const guessed = playlist.segments[0].replace(/segments\/[^/]+\//, 'segments/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/');
+    expect((await fetch(guessed)).status).toBe(404);
+  });
+});
+
+describe('the key is re-checked at every fetch', () => {
+  let file: AudioFile;
+  let chapterId: string;
+  beforeAll(async () => {
+    file = await fileWithChapters([{ label: 'Only', startTime: 0, endTime: 6 }]);
+    const res = await finalize(file.id, 'filesystem');
+    chapterId = res.body.finalizedChapters[0].id;
+  });
+
+  async function keyUrlFor(viewer: Session): Promise<string> {
+    const url = await streamUrl(file.id, chapterId, viewer);
+    return parsePlaylist(await (await fetch(url)).text(), url).keyUrl;
+  }
+
+  it('needs the signed-in session the URL was made for', async () => {
+    const viewer = await viewerOf(file.id);
+    const keyUrl = await keyUrlFor(viewer);
+    expect((await fetch(keyUrl)).status).toBe(401);
+    const other = await viewerOf(file.id);
+    expect((await fetch(keyUrl, { headers: withSession(other) })).status).toBe(403);
+    const tampered = keyUrl.replace(/sig=([^&])/, (_m, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
+    expect((await fetch(tampered, { headers: withSession(viewer) })).status).toBe(403);
+    const later = keyUrl.replace(/exp=(\d+)/, (_m, exp: string) => `exp=${Number(exp) + 60_000}`);
+    expect((await fetch(later, { headers: withSession(viewer) })).status).toBe(403);
+    expect((await fetch(keyUrl, { headers: withSession(viewer) })).status).toBe(200);
+  });
+
+  it('stops at once when the grant is revoked or expires, the account is locked or the session ends', async () => {
+    const viewer = await viewerOf(file.id);
+    const keyUrl = await keyUrlFor(viewer);
+    const fetchKey = () => fetch(keyUrl, { headers: withSession(viewer) });
+    expect((await fetchKey()).status).toBe(200);
+    await setGrant(t, viewer.grantId, { canView: false });
+    expect((await fetchKey()).status).toBe(403);
+    await setGrant(t, viewer.grantId, { canView: true, expiresAt: new Date(Date.now() - 1000) });
+    expect((await fetchKey()).status).toBe(403);
+    await setGrant(t, viewer.grantId, { expiresAt: null });
+    expect((await fetchKey()).status).toBe(200);
+    await setLocked(t, viewer.userId, true);
+    expect((await fetchKey()).status).toBe(401);
+    await setLocked(t, viewer.userId, false);
+    expect((await fetchKey()).status).toBe(200);
+    await t.rest('POST', '/auth/logout', undefined, viewer);
+    expect((await fetchKey()).status).toBe(401);
+  });
+
+  it('refuses a stream URL for a chapter that is not ready, and for a file the caller cannot see', async () => {
+    const pendingFile = await fileWithChapters([{ label: 'Pending', startTime: 0 }]);
+    const list = await t.rest<{ data: { id: string }[] }>('GET', `/files/${pendingFile.id}/chapters`, undefined, admin);
+    const res = await t.rest('POST', `/files/${pendingFile.id}/chapters/${list.body.data[0].id}/stream-url`, {}, admin);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ message: NOT_READY_MESSAGE });
+
+    const stranger = await signIn(t, (await createUser(t)).email);
+    const denied = await t.rest('POST', `/files/${file.id}/chapters/${chapterId}/stream-url`, {}, stranger);
+    expect(denied.status).toBe(403);
+  });
+});
+
+describe('finalize failures', () => {
+  it('marks every chapter failed when the source is missing from disk, and the server stays up', async () => {
+    const file = await fileWithChapters([
+      { label: 'A', startTime: 0, endTime: 5 },
+      { label: 'B', startTime: 5 },
+    ]);
+    await rm(path.join(t.config.dataDir, file.storagePath));
+    const res = await finalize(file.id, 'filesystem');
+    expect(res.status).toBe(200);
+    expect(res.body.summary).toEqual({ finalized: 0, failed: 2, total: 2 });
+    expect(res.body.errors.map((e) => e.message)).toEqual([
+      'Source audio file is missing from storage',
+      'Source audio file is missing from storage',
+    ]);
+    const status = await t.rest('GET', `/files/${file.id}/chapters/status`, undefined, admin);
+    expect(status.body).toMatchObject({ data: { summary: { pending: 0, ready: 0, failed: 2 } } });
+    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+    const tmp = path.join(t.config.dataDir, 'tmp');
+    expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
+  });
+
+  it('refuses to move a ready chapter back by editing its times', async () => {
+    const file = await fileWithChapters([{ label: 'Fixed', startTime: 0, endTime: 4 }]);
+    const chapter = (await finalize(file.id, 'database')).body.finalizedChapters[0];
+    const moved = await t.rest(
+      'PUT',
+      `/files/${file.id}/chapters/${chapter.id}`,
+      { label: 'Fixed', startTime: 1, endTime: 4 },
+      admin,
+    );
+    expect(moved.status).toBe(409);
+    const renamed = await t.rest('PUT', `/files/${file.id}/chapters/${chapter.id}`, { label: 'Renamed' }, admin);
+    expect(renamed.body).toMatchObject({ data: { label: 'Renamed', status: 'ready' } });
+    const again = await finalize(file.id, 'database');
+    expect(again.body.summary).toEqual({ finalized: 0, failed: 0, total: 0 });
+  });
+});

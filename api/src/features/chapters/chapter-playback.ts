@@ -1,0 +1,129 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Ctx } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { parseId, parseInput } from '../../validation.js';
+import { findVisibleFile } from '../access/visibility.js';
+import { requireCaller } from '../auth/auth.policy.js';
+import { DeviceSession } from '../auth/device-session.entity.js';
+import { resolveStoredPath } from '../files/storage-paths.js';
+import { assertSamePresenter, assertStreamStillAllowed, streamRefused } from '../streaming/stream-access.js';
+import { expiresInSchema } from '../streaming/stream.schemas.js';
+import { isLiveExpiry, sameSecret, signParts, verifyParts } from '../streaming/url-signing.js';
+import { ChapterKey } from './chapter-key.entity.js';
+import { ChapterSegment } from './chapter-segment.entity.js';
+import { Chapter, ChapterStatus } from './chapter.entity.js';
+import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from './hls-encode.js';
+
+export const NOT_READY_MESSAGE = 'Chapter is not ready for playback. Please finalize chapters first.';
+const PLAYLIST_PURPOSE = 'chapter-playlist:v1';
+const SEGMENT_PURPOSE = 'chapter-segments:v1';
+
+/** What a chapter playlist URL carries: the device session it was issued to and its expiry. */
+export interface PlaybackGrant {
+  sid: string | null;
+  exp: number | null;
+  sig: string | null;
+}
+
+export interface ChapterStreamUrl {
+  streamUrl: string;
+  expiresAt: Date;
+}
+
+const streamUrlSchema = z.object({ expiresIn: expiresInSchema });
+
+const chapterBase = (chapterId: string) => `/api/v1/chapters/${chapterId}`;
+
+/**
+ * Segment URLs carry a token derived from the server secret: segments are public and cacheable,
+ * so their addresses must not be guessable from a chapter id alone.
+ */
+export function segmentToken(secret: string, chapterId: string): string {
+  return signParts(secret, SEGMENT_PURPOSE, [chapterId]).slice(0, 32);
+}
+
+function grantQuery(secret: string, chapterId: string, sid: string, exp: number): string {
+  const sig = signParts(secret, PLAYLIST_PURPOSE, [chapterId, sid, exp]);
+  return new URLSearchParams({ sid, exp: String(exp), sig }).toString();
+}
+
+/** A signed playlist URL for a ready chapter, bound to the caller's device session. */
+export async function createChapterStreamUrl(
+  ctx: Ctx,
+  fileId: string,
+  chapterId: string,
+  input: unknown,
+): Promise<ChapterStreamUrl> {
+  const caller = requireCaller(ctx);
+  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'), { revealExistence: true });
+  const { expiresIn } = parseInput(streamUrlSchema, input ?? {});
+  const chapter = await ctx.em.findOne(Chapter, { id: parseId(chapterId, 'chapterId'), file });
+  if (!chapter) throw new AppError('NOT_FOUND', 'Chapter not found');
+  if (chapter.status !== ChapterStatus.ready) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
+  const exp = Date.now() + expiresIn;
+  const query = grantQuery(ctx.deps.config.secret, chapter.id, caller.session.id, exp);
+  return { streamUrl: `${chapterBase(chapter.id)}/playlist.m3u8?${query}`, expiresAt: new Date(exp) };
+}
+
+/**
+ * Checks a playback grant as of now: the signature and expiry, then that the session it names is
+ * active, its account unlocked, the file still visible to it and the chapter ready.
+ */
+async function checkGrant(ctx: Ctx, chapterId: string, grant: PlaybackGrant): Promise<Chapter> {
+  const id = parseId(chapterId, 'chapterId');
+  const { sid, exp, sig } = grant;
+  if (!sid || exp === null || !verifyParts(ctx.deps.config.secret, PLAYLIST_PURPOSE, [id, sid, exp], sig)) {
+    throw new AppError('FORBIDDEN', 'Invalid signed URL');
+  }
+  if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
+  const session = await ctx.em.findOne(DeviceSession, { id: parseId(sid, 'sid') }, { populate: ['user'] });
+  if (!session) throw streamRefused();
+  assertSamePresenter({ caller: ctx.caller, deviceId: ctx.meta.deviceId }, session);
+  const chapter = await ctx.em.findOne(Chapter, { id }, { populate: ['file', 'playlist'] });
+  if (!chapter) throw new AppError('NOT_FOUND', 'Chapter not found');
+  await assertStreamStillAllowed(ctx.em, session.user, session, chapter.file);
+  if (chapter.status !== ChapterStatus.ready || !chapter.playlist) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
+  return chapter;
+}
+
+/** The chapter's playlist with this grant's key URL and the segment folder filled in. */
+export async function chapterPlaylist(ctx: Ctx, chapterId: string, grant: PlaybackGrant): Promise<string> {
+  const chapter = await checkGrant(ctx, chapterId, grant);
+  const { secret } = ctx.deps.config;
+  const base = chapterBase(chapter.id);
+  const keyUri = `${base}/key?${grantQuery(secret, chapter.id, grant.sid as string, grant.exp as number)}`;
+  return (chapter.playlist as string)
+    .replace(KEY_URI_PLACEHOLDER, keyUri)
+    .replaceAll(SEGMENT_BASE_PLACEHOLDER, `${base}/segments/${segmentToken(secret, chapter.id)}`);
+}
+
+/**
+ * The AES-128 key: only to the signed-in session the URL was issued to (Authorization and
+ * X-Device-ID, checked by the shared authentication), and only while it may still see the file.
+ */
+export async function chapterKey(ctx: Ctx, chapterId: string, grant: PlaybackGrant): Promise<Buffer> {
+  requireCaller(ctx);
+  const chapter = await checkGrant(ctx, chapterId, grant);
+  const key = await ctx.em.findOne(ChapterKey, { chapter: chapter.id });
+  if (!key) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
+  return Buffer.from(key.key);
+}
+
+export type SegmentBytes = { kind: 'data'; data: Buffer } | { kind: 'file'; path: string; size: number };
+
+/** An encrypted segment; anyone with its unguessable URL may fetch it, as a CDN would. */
+export async function chapterSegment(ctx: Ctx, chapterId: string, token: string, index: number): Promise<SegmentBytes> {
+  const id = parseId(chapterId, 'chapterId');
+  if (!sameSecret(token, segmentToken(ctx.deps.config.secret, id))) {
+    throw new AppError('NOT_FOUND', 'Segment not found');
+  }
+  const segment = await ctx.em.findOne(ChapterSegment, { chapter: id, index }, { populate: ['data'] });
+  if (!segment) throw new AppError('NOT_FOUND', 'Segment not found');
+  if (segment.data) return { kind: 'data', data: Buffer.from(segment.data) };
+  if (!segment.path) throw new AppError('NOT_FOUND', 'Segment not found');
+  const path = resolveStoredPath(ctx.deps.config.dataDir, segment.path);
+  const info = await stat(path).catch(() => null);
+  if (!info) throw new AppError('NOT_FOUND', 'Segment not found');
+  return { kind: 'file', path, size: info.size };
+}

@@ -1,0 +1,109 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context.js';
+import type { ChapterEventPayload } from '../../graphql/pubsub.js';
+import { parseId } from '../../validation.js';
+import { requireAdmin } from '../auth/auth.policy.js';
+import { finalizeChapters, type FinalizeResult as FinalizeOutcome } from './chapter-finalize.js';
+import { createChapterStreamUrl } from './chapter-playback.js';
+import { Chapter, SegmentStorage } from './chapter.entity.js';
+import * as chapters from './chapter.service.js';
+import {
+  ChapterEvent,
+  ChapterInput,
+  ChapterStreamUrl,
+  ChapterSummary,
+  FinalizeResult,
+  UpdateChapterInput,
+} from './chapter.types.js';
+
+@Resolver(() => Chapter)
+export class ChapterResolver {
+  @FieldResolver(() => ID, { description: 'The file this chapter belongs to.' })
+  fileId(@Root() chapter: Chapter): string {
+    return chapter.file.id;
+  }
+
+  @Query(() => [Chapter], { description: "A file's chapters in order, for anyone who may see the file." })
+  chapters(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<Chapter[]> {
+    return chapters.listChapters(ctx, fileId);
+  }
+
+  @Query(() => ChapterSummary, { description: "Counts of a file's chapters by status." })
+  chapterStatus(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<ChapterSummary> {
+    return chapters.chapterSummary(ctx, fileId);
+  }
+
+  @Mutation(() => [Chapter], {
+    description: 'Administrators: add pending chapters; overlapping or out-of-range times are refused.',
+  })
+  createChapters(
+    @Arg('fileId', () => ID) fileId: string,
+    @Arg('chapters', () => [ChapterInput]) input: ChapterInput[],
+    @Ctx() ctx: GqlContext,
+  ): Promise<Chapter[]> {
+    return chapters.createChapters(ctx, fileId, {
+      chapters: input.map((c) => ({ ...c, order: c.order ?? undefined })),
+    });
+  }
+
+  @Mutation(() => [Chapter], {
+    description: 'Administrators: add a sensible set of pending chapters over a file without chapters.',
+  })
+  loadSampleChapters(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<Chapter[]> {
+    return chapters.createSampleChapters(ctx, fileId);
+  }
+
+  @Mutation(() => Chapter, { description: 'Administrators: change a chapter. A failed chapter becomes pending again.' })
+  updateChapter(
+    @Arg('fileId', () => ID) fileId: string,
+    @Arg('chapterId', () => ID) chapterId: string,
+    @Arg('input', () => UpdateChapterInput) input: UpdateChapterInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Chapter> {
+    return chapters.updateChapter(ctx, fileId, chapterId, { ...input });
+  }
+
+  @Mutation(() => Boolean, { description: 'Administrators: delete a chapter with its key and segments.' })
+  deleteChapter(
+    @Arg('fileId', () => ID) fileId: string,
+    @Arg('chapterId', () => ID) chapterId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<boolean> {
+    return chapters.deleteChapter(ctx, fileId, chapterId);
+  }
+
+  @Mutation(() => FinalizeResult, {
+    description:
+      'Administrators: encrypt every pending chapter as AES-128 HLS. Irreversible; failures are reported per chapter.',
+  })
+  finalizeChapters(
+    @Arg('fileId', () => ID) fileId: string,
+    @Arg('storageType', () => SegmentStorage, { defaultValue: SegmentStorage.filesystem }) storageType: SegmentStorage,
+    @Ctx() ctx: GqlContext,
+  ): Promise<FinalizeOutcome> {
+    return finalizeChapters(ctx, fileId, { storageType });
+  }
+
+  @Mutation(() => ChapterStreamUrl, { description: 'A signed playlist URL for a ready chapter, for this session.' })
+  chapterStreamUrl(
+    @Arg('fileId', () => ID) fileId: string,
+    @Arg('chapterId', () => ID) chapterId: string,
+    @Arg('expiresIn', () => Int, { defaultValue: 1800000, description: 'Milliseconds, at most 1800000.' })
+    expiresIn: number,
+    @Ctx() ctx: GqlContext,
+  ): Promise<ChapterStreamUrl> {
+    return createChapterStreamUrl(ctx, fileId, chapterId, { expiresIn });
+  }
+
+  @Subscription(() => ChapterEvent, {
+    description: "Administrators: changes to a file's chapters as they happen, so a screen need not poll.",
+    subscribe: ({ args, context }) => {
+      const ctx = context as GqlContext;
+      requireAdmin(ctx);
+      return ctx.deps.pubSub.subscribe('CHAPTERS_CHANGED', parseId(args.fileId, 'fileId'));
+    },
+  })
+  chapterEvents(@Arg('fileId', () => ID) _fileId: string, @Root() event: ChapterEventPayload): ChapterEvent {
+    return event;
+  }
+}

@@ -1,0 +1,122 @@
+import { Router, type Response } from 'express';
+import { sendData } from '../../http/respond.js';
+import { queryInteger, queryString } from '../streaming/url-signing.js';
+import { finalizeChapters } from './chapter-finalize.js';
+import {
+  chapterKey,
+  chapterPlaylist,
+  chapterSegment,
+  createChapterStreamUrl,
+  type PlaybackGrant,
+} from './chapter-playback.js';
+import type { Chapter } from './chapter.entity.js';
+import * as chapters from './chapter.service.js';
+
+/** The REST shape of a chapter: its own fields and its file's id, never the playlist or key. */
+export function chapterView(c: Chapter) {
+  return {
+    id: c.id,
+    fileId: c.file.id,
+    label: c.label,
+    startTime: c.startTime,
+    endTime: c.endTime ?? null,
+    order: c.order,
+    status: c.status,
+    storageType: c.storageType ?? null,
+    plainSize: c.plainSize ?? null,
+    encryptedSize: c.encryptedSize ?? null,
+    finalizedAt: c.finalizedAt ?? null,
+    error: c.error ?? null,
+    createdAt: c.createdAt,
+  };
+}
+
+function grantFrom(query: Record<string, unknown>): PlaybackGrant {
+  return { sid: queryString(query.sid), exp: queryInteger(query.exp), sig: queryString(query.sig) };
+}
+
+/** Segments never change: any cache may keep them. Keys and signed playlists: nobody may. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const NEVER_STORE = 'no-store';
+
+function noStore(res: Response): void {
+  res.setHeader('Cache-Control', NEVER_STORE);
+  res.setHeader('Pragma', 'no-cache');
+}
+
+/** REST /api/v1/files/:id/chapters and the chapter HLS routes under /api/v1/chapters. */
+export function chapterRoutes(): Router {
+  const router = Router();
+
+  router.get('/files/:id/chapters/status', async (req, res) => {
+    sendData(res, { summary: await chapters.chapterSummary(res.locals.ctx, req.params.id) });
+  });
+
+  router.get('/files/:id/chapters', async (req, res) => {
+    sendData(res, (await chapters.listChapters(res.locals.ctx, req.params.id)).map(chapterView));
+  });
+
+  router.post('/files/:id/chapters', async (req, res) => {
+    const created = (await chapters.createChapters(res.locals.ctx, req.params.id, req.body)).map(chapterView);
+    const message =
+      created.length === 1 ? 'Chapter added successfully' : `${created.length} chapters added successfully`;
+    sendData(res, created, { message }, 201);
+  });
+
+  router.post('/files/:id/chapters/sample', async (req, res) => {
+    const created = (await chapters.createSampleChapters(res.locals.ctx, req.params.id)).map(chapterView);
+    sendData(res, created, { chapters: created, message: `${created.length} sample chapters added` }, 201);
+  });
+
+  router.post('/files/:id/chapters/finalize', async (req, res) => {
+    const result = await finalizeChapters(res.locals.ctx, req.params.id, req.body);
+    const shaped = { ...result, finalizedChapters: result.finalizedChapters.map(chapterView) };
+    const message =
+      result.errors.length === 0
+        ? `Successfully finalized ${result.summary.finalized} chapters!`
+        : `Finalized ${result.summary.finalized} chapters with ${result.errors.length} errors.`;
+    sendData(res, shaped, { ...shaped, message });
+  });
+
+  router.put('/files/:id/chapters/:chapterId', async (req, res) => {
+    const chapter = await chapters.updateChapter(res.locals.ctx, req.params.id, req.params.chapterId, req.body);
+    sendData(res, chapterView(chapter), { message: 'Chapter updated successfully' });
+  });
+
+  router.delete('/files/:id/chapters/:chapterId', async (req, res) => {
+    await chapters.deleteChapter(res.locals.ctx, req.params.id, req.params.chapterId);
+    sendData(res, null, { message: 'Chapter deleted successfully' });
+  });
+
+  router.post('/files/:id/chapters/:chapterId/stream-url', async (req, res) => {
+    const result = await createChapterStreamUrl(res.locals.ctx, req.params.id, req.params.chapterId, req.body);
+    sendData(res, result, { streamUrl: result.streamUrl });
+  });
+
+  router.get('/chapters/:chapterId/playlist.m3u8', async (req, res) => {
+    const playlist = await chapterPlaylist(res.locals.ctx, req.params.chapterId, grantFrom(req.query));
+    noStore(res);
+    res.type('application/vnd.apple.mpegurl').send(playlist);
+  });
+
+  router.get('/chapters/:chapterId/key', async (req, res) => {
+    noStore(res);
+    const key = await chapterKey(res.locals.ctx, req.params.chapterId, grantFrom(req.query));
+    res.type('application/octet-stream').send(key);
+  });
+
+  router.get('/chapters/:chapterId/segments/:token/:segment', async (req, res) => {
+    const match = /^(\d{1,6})\.ts$/.exec(req.params.segment);
+    const index = match ? Number(match[1]) : -1;
+    const bytes = await chapterSegment(res.locals.ctx, req.params.chapterId, req.params.token, index);
+    res.setHeader('Cache-Control', IMMUTABLE);
+    res.type('video/mp2t');
+    if (bytes.kind === 'data') {
+      res.send(bytes.data);
+    } else {
+      res.sendFile(bytes.path, { cacheControl: false, lastModified: false, etag: false });
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,71 @@
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Request, Response } from 'express';
+import { AppError } from '../../errors.js';
+
+export type ByteRange = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
+
+const singleRange = /^bytes=(\d*)-(\d*)$/;
+
+/**
+ * One byte range of a resource of `size` bytes (RFC 9110 14.1.2). Malformed headers and
+ * multi-range requests are ignored (a full 200), as the RFC allows: the player never sends
+ * them, and answering many ranges would be a cheap way to make the server do a lot of work.
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange {
+  if (!header) return { kind: 'full' };
+  const match = singleRange.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return { kind: 'full' };
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return { kind: 'unsatisfiable' };
+    return { kind: 'partial', start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Number(match[2]);
+  if (start >= size) return { kind: 'unsatisfiable' };
+  if (end < start) return { kind: 'full' };
+  return { kind: 'partial', start, end: Math.min(end, size - 1) };
+}
+
+export interface ByteSource {
+  /** Absolute path of the file holding the bytes. */
+  path: string;
+  /** Where the served resource starts inside the file, and how long it is. */
+  offset: number;
+  length: number;
+  contentType: string;
+  cacheControl: string;
+}
+
+/**
+ * Serves a byte window of a file with range support: 200 or 206 with the right Content-Length
+ * and Content-Range, 416 for a range past the end, headers only for HEAD. Streams from disk.
+ */
+export async function sendByteRange(req: Request, res: Response, source: ByteSource): Promise<void> {
+  // If-Range without validators of ours can never match, so such a request gets the whole resource.
+  const range = req.headers['if-range'] ? ({ kind: 'full' } as const) : parseRange(req.headers.range, source.length);
+  res.setHeader('Accept-Ranges', 'bytes');
+  res.setHeader('Cache-Control', source.cacheControl);
+  if (range.kind === 'unsatisfiable') {
+    res.setHeader('Content-Range', `bytes */${source.length}`);
+    throw new AppError('RANGE_NOT_SATISFIABLE', 'Requested range is not satisfiable');
+  }
+  const start = range.kind === 'partial' ? range.start : 0;
+  const end = range.kind === 'partial' ? range.end : source.length - 1;
+  res.status(range.kind === 'partial' ? 206 : 200);
+  res.setHeader('Content-Type', source.contentType);
+  res.setHeader('Content-Length', String(end - start + 1));
+  if (range.kind === 'partial') res.setHeader('Content-Range', `bytes ${start}-${end}/${source.length}`);
+  if (req.method === 'HEAD' || end < start) {
+    res.end();
+    return;
+  }
+  const stream = createReadStream(source.path, { start: source.offset + start, end: source.offset + end });
+  try {
+    await pipeline(stream, res);
+  } catch (err) {
+    // A client that goes away mid-stream is normal for media; anything else is a server fault.
+    if (!res.destroyed && !req.destroyed) throw err;
+  }
+}

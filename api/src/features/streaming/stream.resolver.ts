@@ -1,0 +1,28 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context.js';
+import * as streams from './stream.service.js';
+import { DrmStatus, SignedUrlGrant, SignedUrlInput, StreamSessionGrant } from './stream.types.js';
+
+@Resolver()
+export class StreamResolver {
+  @Query(() => DrmStatus, { description: 'Whether the caller may play a file, and how it is delivered.' })
+  drmStatus(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<DrmStatus> {
+    return streams.drmStatus(ctx, fileId);
+  }
+
+  @Mutation(() => StreamSessionGrant, {
+    description: 'Open a stream session for a file, bound to this user, this device session and the file.',
+  })
+  createStreamSession(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<StreamSessionGrant> {
+    return streams.createStreamSession(ctx, fileId);
+  }
+
+  @Mutation(() => SignedUrlGrant, { description: 'A signed URL for the audio from startTime, for seeking.' })
+  createSignedUrl(
+    @Arg('fileId', () => ID) fileId: string,
+    @Arg('input', () => SignedUrlInput) input: SignedUrlInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<SignedUrlGrant> {
+    return streams.createSignedUrl(ctx, fileId, { ...input });
+  }
+}

@@ -1,0 +1,54 @@
+import { Router, type Request, type Response } from 'express';
+import { sendData } from '../../http/respond.js';
+import { sendByteRange } from './byte-range.js';
+import * as streams from './stream.service.js';
+import { queryInteger, queryString } from './url-signing.js';
+
+/** Audio bytes are per-user and per-session: never kept by shared caches or replayed from one. */
+const PRIVATE_BYTES = 'private, no-store';
+
+/** REST /api/v1/drm: stream sessions, signed seek URLs and the bytes behind them. */
+export function streamRoutes(): Router {
+  const router = Router();
+
+  router.get('/drm/status/:fileId', async (req, res) => {
+    sendData(res, await streams.drmStatus(res.locals.ctx, req.params.fileId));
+  });
+
+  router.post('/drm/session/:fileId', async (req, res) => {
+    sendData(res, await streams.createStreamSession(res.locals.ctx, req.params.fileId));
+  });
+
+  // The media element cannot send headers: the token in the path is the credential, re-checked each time.
+  const streamBytes = async (req: Request<{ token: string }>, res: Response) => {
+    const bytes = await streams.openStreamSession(res.locals.ctx, req.params.token);
+    await sendByteRange(req, res, { ...bytes, cacheControl: PRIVATE_BYTES });
+  };
+  router.get('/drm/stream/:token', streamBytes);
+  router.head('/drm/stream/:token', streamBytes);
+
+  router.post('/drm/signed-url/:fileId', async (req, res) => {
+    sendData(res, await streams.createSignedUrl(res.locals.ctx, req.params.fileId, req.body));
+  });
+
+  const signedBytes = async (req: Request<{ fileId: string }>, res: Response) => {
+    const bytes = await streams.openSignedUrl(res.locals.ctx, req.params.fileId, {
+      sid: queryString(req.query.sid),
+      start: queryNumber(req.query.start),
+      end: queryNumber(req.query.end),
+      exp: queryInteger(req.query.exp),
+      sig: queryString(req.query.sig),
+    });
+    await sendByteRange(req, res, { ...bytes, cacheControl: PRIVATE_BYTES });
+  };
+  router.get('/drm/signed/:fileId', signedBytes);
+  router.head('/drm/signed/:fileId', signedBytes);
+
+  return router;
+}
+
+function queryNumber(value: unknown): number | null {
+  const text = queryString(value);
+  if (text === null || !/^-?\d+(\.\d+)?$/.test(text)) return null;
+  return Number(text);
+}

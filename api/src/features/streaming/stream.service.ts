@@ -1,0 +1,174 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import type { Ctx } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { parseId, parseInput } from '../../validation.js';
+import { findVisibleFile } from '../access/visibility.js';
+import { requireCaller } from '../auth/auth.policy.js';
+import { DeviceSession } from '../auth/device-session.entity.js';
+import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
+import { AudioFile } from '../files/audio-file.entity.js';
+import { resolveStoredPath } from '../files/storage-paths.js';
+import { assertSamePresenter, assertStreamStillAllowed, streamRefused } from './stream-access.js';
+import { signedUrlSchema } from './stream.schemas.js';
+import { StreamSession } from './stream-session.entity.js';
+import { isLiveExpiry, signParts, verifyParts } from './url-signing.js';
+
+const SIGNED_RANGE_PURPOSE = 'signed-range:v1';
+
+export interface DrmStatus {
+  fileId: string;
+  chunkedStreaming: boolean;
+  protected: boolean;
+  duration: number;
+  size: number;
+  mimeType: string;
+  readyChapters: number;
+}
+
+export interface StreamSessionGrant {
+  sessionToken: string;
+  duration: number;
+  streamUrl: string;
+  expiresAt: Date;
+}
+
+export interface SignedUrlGrant {
+  signedUrl: string;
+  expiresAt: Date;
+}
+
+/** A byte window of a stored audio file that a request may read right now. */
+export interface AudioBytes {
+  path: string;
+  offset: number;
+  length: number;
+  contentType: string;
+}
+
+/** Whether and how the caller can play a file. */
+export async function drmStatus(ctx: Ctx, fileId: string): Promise<DrmStatus> {
+  const caller = requireCaller(ctx);
+  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'), { revealExistence: true });
+  const readyChapters = await ctx.em.count(Chapter, { file, status: ChapterStatus.ready });
+  return {
+    fileId: file.id,
+    chunkedStreaming: true,
+    protected: true,
+    duration: file.duration,
+    size: file.size,
+    mimeType: file.mimeType,
+    readyChapters,
+  };
+}
+
+export function hashStreamToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Opens a short-lived stream session bound to the caller, their device session and the file. */
+export async function createStreamSession(ctx: Ctx, fileId: string): Promise<StreamSessionGrant> {
+  const caller = requireCaller(ctx);
+  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'), { revealExistence: true });
+  const sessionToken = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + ctx.deps.config.streamSessionTtlSeconds * 1000);
+  // Expired rows of this device are of no further use; clearing them here keeps the table small.
+  await ctx.em.nativeDelete(StreamSession, { deviceSession: caller.session, expiresAt: { $lte: new Date() } });
+  ctx.em.create(StreamSession, {
+    tokenHash: hashStreamToken(sessionToken),
+    user: caller.user,
+    deviceSession: caller.session,
+    file,
+    expiresAt,
+  });
+  await ctx.em.flush();
+  return { sessionToken, duration: file.duration, streamUrl: `/api/v1/drm/stream/${sessionToken}`, expiresAt };
+}
+
+async function storedBytes(ctx: Ctx, file: AudioFile): Promise<{ path: string; size: number }> {
+  const path = resolveStoredPath(ctx.deps.config.dataDir, file.storagePath);
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) throw new AppError('NOT_FOUND', 'Audio file not found');
+  return { path, size: info.size };
+}
+
+/** The whole file behind a stream token, after re-checking everything the session was bound to. */
+export async function openStreamSession(ctx: Ctx, token: string): Promise<AudioBytes> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw streamRefused();
+  const session = await ctx.em.findOne(
+    StreamSession,
+    { tokenHash: hashStreamToken(token) },
+    { populate: ['user', 'deviceSession', 'file'] },
+  );
+  if (!session || session.expiresAt.getTime() <= Date.now()) throw streamRefused();
+  assertSamePresenter({ caller: ctx.caller, deviceId: ctx.meta.deviceId }, session.deviceSession);
+  await assertStreamStillAllowed(ctx.em, session.user, session.deviceSession, session.file);
+  const bytes = await storedBytes(ctx, session.file);
+  return { path: bytes.path, offset: 0, length: bytes.size, contentType: session.file.mimeType };
+}
+
+interface SignedRangeParams {
+  fileId: string;
+  sessionId: string;
+  start: number;
+  end: number;
+  expires: number;
+}
+
+function signedRangeParts(p: SignedRangeParams): (string | number)[] {
+  return [p.fileId, p.sessionId, p.start, p.end, p.expires];
+}
+
+/** A URL for the part of the file from startTime, for seeking; bound to the caller's device session. */
+export async function createSignedUrl(ctx: Ctx, fileId: string, input: unknown): Promise<SignedUrlGrant> {
+  const caller = requireCaller(ctx);
+  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'), { revealExistence: true });
+  const body = parseInput(signedUrlSchema, input ?? {});
+  if (body.startTime >= file.duration)
+    throw new AppError('BAD_USER_INPUT', "startTime must be within the file's duration");
+  const params: SignedRangeParams = {
+    fileId: file.id,
+    sessionId: caller.session.id,
+    start: body.startTime,
+    end: body.endTime === -1 ? -1 : Math.min(body.endTime, file.duration),
+    expires: Date.now() + body.expiresIn,
+  };
+  const query = new URLSearchParams({
+    sid: params.sessionId,
+    start: String(params.start),
+    end: String(params.end),
+    exp: String(params.expires),
+    sig: signParts(ctx.deps.config.secret, SIGNED_RANGE_PURPOSE, signedRangeParts(params)),
+  });
+  return { signedUrl: `/api/v1/drm/signed/${file.id}?${query.toString()}`, expiresAt: new Date(params.expires) };
+}
+
+/** Byte offset of a time, assuming the constant bit rate the stored formats are read with. */
+function byteAt(seconds: number, duration: number, size: number): number {
+  return Math.min(size, Math.floor((seconds / duration) * size));
+}
+
+/** The window a signed URL names, once its signature, expiry and the session behind it check out. */
+export async function openSignedUrl(
+  ctx: Ctx,
+  fileId: string,
+  query: { sid: string | null; start: number | null; end: number | null; exp: number | null; sig: string | null },
+): Promise<AudioBytes> {
+  const { sid, start, end, exp } = query;
+  if (!sid || start === null || end === null || exp === null) throw new AppError('FORBIDDEN', 'Invalid signed URL');
+  const params: SignedRangeParams = { fileId, sessionId: sid, start, end, expires: exp };
+  if (!verifyParts(ctx.deps.config.secret, SIGNED_RANGE_PURPOSE, signedRangeParts(params), query.sig)) {
+    throw new AppError('FORBIDDEN', 'Invalid signed URL');
+  }
+  if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
+  const session = await ctx.em.findOne(DeviceSession, { id: parseId(sid, 'sid') }, { populate: ['user'] });
+  if (!session) throw streamRefused();
+  assertSamePresenter({ caller: ctx.caller, deviceId: ctx.meta.deviceId }, session);
+  const file = await ctx.em.findOne(AudioFile, { id: parseId(fileId, 'fileId') });
+  if (!file) throw new AppError('NOT_FOUND', 'Audio file not found');
+  await assertStreamStillAllowed(ctx.em, session.user, session, file);
+  const bytes = await storedBytes(ctx, file);
+  const from = byteAt(start, file.duration, bytes.size);
+  const to = end === -1 ? bytes.size : byteAt(end, file.duration, bytes.size);
+  return { path: bytes.path, offset: from, length: Math.max(0, to - from), contentType: file.mimeType };
+}
