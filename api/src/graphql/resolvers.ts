@@ -2,6 +2,14 @@ import type { NonEmptyArray } from 'type-graphql';
 import { AuditResolver } from '../features/audit/audit.resolver.js';
 import { AuthResolver, DeviceSessionResolver, UserFieldsResolver } from '../features/auth/auth.resolver.js';
 import { UserSessionsResolver } from '../features/users/user-sessions.resolver.js';
+import { AccessResolver, AudioFileAccessResolver } from '../features/access/access.resolver.js';
+import { CheckpointResolver } from '../features/checkpoints/checkpoints.resolver.js';
+import { DashboardResolver } from '../features/dashboard/dashboard.resolver.js';
+import { AdminFilesResolver, AudioFileFieldsResolver, LibraryResolver } from '../features/files/files.resolver.js';
+import { UsersResolver } from '../features/users/users.resolver.js';
+import { UploadsResolver } from '../features/uploads/uploads.resolver.js';
+import { StreamResolver } from '../features/streaming/stream.resolver.js';
+import { ChapterResolver } from '../features/chapters/chapter.resolver.js';
 
 /** Every resolver of the schema; a feature adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -11,4 +19,15 @@ export const resolvers: NonEmptyArray<Function> = [
   UserFieldsResolver,
   UserSessionsResolver,
   AuditResolver,
+  LibraryResolver,
+  AdminFilesResolver,
+  AudioFileFieldsResolver,
+  AudioFileAccessResolver,
+  AccessResolver,
+  CheckpointResolver,
+  UsersResolver,
+  DashboardResolver,
+  UploadsResolver,
+  StreamResolver,
+  ChapterResolver,
 ];

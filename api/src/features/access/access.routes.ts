@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import { sendData } from '../../http/respond.js';
+import { createFileLoaders } from '../files/file-loaders.js';
+import { presentFile } from '../files/file-view.js';
+import type { User } from '../users/user.entity.js';
+import * as access from './access.service.js';
+
+const userSummary = (u: User) => ({ id: u.id, name: u.name, email: u.email });
+
+function grantBody(grant: access.GrantView) {
+  return { ...grant, user: userSummary(grant.user) };
+}
+
+/** REST /api/v1/admin/file-access: thin adapters over the access service. */
+export function accessRoutes(): Router {
+  const router = Router();
+
+  router.get('/admin/file-access/file/:fileId', async (req, res) => {
+    const ctx = res.locals.ctx;
+    const list = await access.fileAccessList(ctx, req.params.fileId);
+    const file = await presentFile(list.file, createFileLoaders(ctx.em));
+    sendData(res, {
+      file: { ...file, fileAccesses: list.grants.map(grantBody) },
+      allUsers: list.allUsers.map((u) => ({ ...userSummary(u), role: u.role })),
+    });
+  });
+
+  router.post('/admin/file-access', async (req, res) => {
+    const grant = await access.grantAccess(res.locals.ctx, req.body ?? {});
+    sendData(res, grantBody(grant), { message: 'Access granted successfully' }, 201);
+  });
+
+  router.delete('/admin/file-access/:id', async (req, res) => {
+    const grant = await access.revokeAccess(res.locals.ctx, req.params.id);
+    sendData(res, grantBody(grant), { message: 'Access revoked successfully' });
+  });
+
+  return router;
+}

@@ -1,0 +1,124 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { z } from 'zod';
+import type { Ctx } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { parseId, parseInput } from '../../validation.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { requireAdmin } from '../auth/auth.policy.js';
+import { publishSecurityEvent } from '../auth/security-events.js';
+import { AudioFile } from '../files/audio-file.entity.js';
+import { User } from '../users/user.entity.js';
+import { GrantStatus } from './access.types.js';
+import { FileAccess } from './file-access.entity.js';
+import { isGrantLive } from './visibility.js';
+
+const ALREADY_GRANTED = 'This user already has access to this file';
+
+const expirySchema = z
+  .union([z.date(), z.string().trim()], { error: 'expiresAt must be a date and time' })
+  .nullish()
+  .transform((value, issues) => {
+    if (value === null || value === undefined || value === '') return null;
+    const date = value instanceof Date ? value : new Date(value);
+    if (Number.isNaN(date.getTime())) {
+      issues.addIssue({ code: 'custom', message: 'expiresAt must be a date and time' });
+      return z.NEVER;
+    }
+    return date;
+  })
+  .refine((date) => date === null || date.getTime() > Date.now(), 'expiresAt must be in the future');
+
+const grantSchema = z.object({
+  userId: z.string({ error: 'Please select a user' }).min(1, 'Please select a user'),
+  fileId: z.string({ error: 'fileId is required' }),
+  expiresAt: expirySchema,
+});
+
+export interface GrantView {
+  id: string;
+  user: User;
+  canView: boolean;
+  grantedAt: Date;
+  expiresAt: Date | null;
+  status: GrantStatus;
+}
+
+export function grantStatus(grant: Pick<FileAccess, 'canView' | 'expiresAt'>, now = new Date()): GrantStatus {
+  if (grant.expiresAt && grant.expiresAt.getTime() <= now.getTime()) return GrantStatus.Expired;
+  return grant.canView ? GrantStatus.Active : GrantStatus.Revoked;
+}
+
+export function grantView(grant: FileAccess): GrantView {
+  return {
+    id: grant.id,
+    user: grant.user,
+    canView: grant.canView,
+    grantedAt: grant.grantedAt,
+    expiresAt: grant.expiresAt ?? null,
+    status: grantStatus(grant),
+  };
+}
+
+async function findFile(ctx: Ctx, fileId: string): Promise<AudioFile> {
+  const file = await ctx.em.findOne(AudioFile, { id: parseId(fileId, 'fileId') });
+  if (!file) throw new AppError('NOT_FOUND', 'File not found');
+  return file;
+}
+
+/** One file's grants (revoked and expired included) and every user to choose from. */
+export async function fileAccessList(
+  ctx: Ctx,
+  fileId: string,
+): Promise<{ file: AudioFile; grants: GrantView[]; allUsers: User[] }> {
+  requireAdmin(ctx);
+  const file = await findFile(ctx, fileId);
+  const [grants, allUsers] = await Promise.all([
+    ctx.em.find(FileAccess, { file: file.id }, { populate: ['user'], orderBy: { grantedAt: 'desc', id: 'asc' } }),
+    ctx.em.find(User, {}, { orderBy: { name: 'asc', email: 'asc' } }),
+  ]);
+  return { file, grants: grants.map(grantView), allUsers };
+}
+
+/**
+ * Grants a user a file. One row per pair: a live grant is a CONFLICT; a revoked or expired one
+ * is renewed in place.
+ */
+export async function grantAccess(ctx: Ctx, rawInput: unknown): Promise<GrantView> {
+  const caller = requireAdmin(ctx);
+  const input = parseInput(grantSchema, rawInput);
+  const userId = parseId(input.userId, 'userId');
+  const file = await findFile(ctx, input.fileId);
+  const user = await ctx.em.findOne(User, { id: userId });
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  const existing = await ctx.em.findOne(FileAccess, { user: user.id, file: file.id }, { populate: ['user'] });
+  if (existing && isGrantLive(existing)) throw new AppError('CONFLICT', ALREADY_GRANTED);
+  const values = { canView: true, grantedAt: new Date(), expiresAt: input.expiresAt, grantedBy: caller.user };
+  const grant = existing ? ctx.em.assign(existing, values) : ctx.em.create(FileAccess, { user, file, ...values });
+  recordAudit(ctx, {
+    action: 'access.granted',
+    user,
+    details: { fileId: file.id, grantId: grant.id, expiresAt: input.expiresAt?.toISOString() ?? null },
+  });
+  await ctx.em.flush().catch((err: unknown) => {
+    // Two administrators granting the same pair at once: the unique index decides.
+    if (err instanceof UniqueConstraintViolationException) throw new AppError('CONFLICT', ALREADY_GRANTED);
+    throw err;
+  });
+  return grantView(grant);
+}
+
+/** Revokes a grant (kept, shown as Revoked) and tells the user's open players to stop at once. */
+export async function revokeAccess(ctx: Ctx, grantId: string): Promise<GrantView> {
+  requireAdmin(ctx);
+  const grant = await ctx.em.findOne(FileAccess, { id: parseId(grantId) }, { populate: ['user'] });
+  if (!grant) throw new AppError('NOT_FOUND', 'Access grant not found');
+  grant.canView = false;
+  recordAudit(ctx, {
+    action: 'access.revoked',
+    user: grant.user,
+    details: { fileId: grant.file.id, grantId: grant.id },
+  });
+  await ctx.em.flush();
+  publishSecurityEvent(ctx.deps.pubSub, grant.user.id, 'ACCESS_REVOKED', { fileId: grant.file.id });
+  return grantView(grant);
+}

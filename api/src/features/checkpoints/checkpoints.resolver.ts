@@ -1,0 +1,36 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context.js';
+import { Checkpoint } from './checkpoint.entity.js';
+import * as checkpoints from './checkpoints.service.js';
+import { CreateCheckpointInput } from './checkpoints.types.js';
+
+@Resolver(() => Checkpoint)
+export class CheckpointResolver {
+  @Query(() => [Checkpoint], { description: "The caller's own checkpoints in a file they may see, in playing order." })
+  checkpoints(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<Checkpoint[]> {
+    return checkpoints.listCheckpoints(ctx, fileId);
+  }
+
+  @Mutation(() => Checkpoint, { description: 'Bookmark a moment of a file the caller may see.' })
+  createCheckpoint(
+    @Arg('input', () => CreateCheckpointInput) input: CreateCheckpointInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Checkpoint> {
+    return checkpoints.createCheckpoint(ctx, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Delete one of your own checkpoints.' })
+  deleteCheckpoint(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<boolean> {
+    return checkpoints.deleteCheckpoint(ctx, id);
+  }
+
+  @FieldResolver(() => ID)
+  fileId(@Root() checkpoint: Checkpoint): string {
+    return checkpoint.file.id;
+  }
+
+  @FieldResolver(() => ID, { description: 'The owner: always the caller.' })
+  userId(@Root() checkpoint: Checkpoint): string {
+    return checkpoint.user.id;
+  }
+}

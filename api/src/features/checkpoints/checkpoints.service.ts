@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { Ctx } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { parseId, parseInput } from '../../validation.js';
+import { findVisibleFile } from '../access/visibility.js';
+import { requireCaller } from '../auth/auth.policy.js';
+import { Checkpoint } from './checkpoint.entity.js';
+
+const createCheckpointSchema = z.object({
+  fileId: z.string({ error: 'fileId is required' }),
+  timestamp: z
+    .number({ error: 'timestamp must be a number of seconds' })
+    .finite('timestamp must be a number of seconds'),
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(200, 'Name must be at most 200 characters'),
+  description: z
+    .string()
+    .max(2000, 'Description must be at most 2000 characters')
+    .nullish()
+    .transform((v) => v?.trim() || null),
+});
+
+/** The caller's own checkpoints in a file they may see, in playing order. */
+export async function listCheckpoints(ctx: Ctx, fileId: string): Promise<Checkpoint[]> {
+  const caller = requireCaller(ctx);
+  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'));
+  return ctx.em.find(
+    Checkpoint,
+    { file: file.id, user: caller.user.id },
+    { orderBy: { timestamp: 'asc', createdAt: 'asc' } },
+  );
+}
+
+/** Bookmarks a whole second of a visible file, clamped between 0 and the file's duration. */
+export async function createCheckpoint(ctx: Ctx, rawInput: unknown): Promise<Checkpoint> {
+  const caller = requireCaller(ctx);
+  const input = parseInput(createCheckpointSchema, rawInput);
+  const file = await findVisibleFile(ctx.em, caller, parseId(input.fileId, 'fileId'));
+  const timestamp = Math.min(Math.max(0, Math.round(input.timestamp)), Math.floor(file.duration));
+  const checkpoint = ctx.em.create(Checkpoint, {
+    file,
+    user: caller.user,
+    timestamp,
+    name: input.name,
+    description: input.description,
+  });
+  await ctx.em.persist(checkpoint).flush();
+  return checkpoint;
+}
+
+/** Only the owner may delete a checkpoint, even after losing access to its file. */
+export async function deleteCheckpoint(ctx: Ctx, checkpointId: string): Promise<boolean> {
+  const caller = requireCaller(ctx);
+  const checkpoint = await ctx.em.findOne(Checkpoint, { id: parseId(checkpointId, 'id') });
+  if (!checkpoint) throw new AppError('NOT_FOUND', 'Checkpoint not found');
+  if (checkpoint.user.id !== caller.user.id) throw new AppError('FORBIDDEN', 'Only the owner may delete a checkpoint');
+  await ctx.em.remove(checkpoint).flush();
+  return true;
+}
+
+/** The REST shape, with the ids of the file and the owner. */
+export function checkpointView(c: Checkpoint) {
+  return {
+    id: c.id,
+    fileId: c.file.id,
+    userId: c.user.id,
+    timestamp: c.timestamp,
+    name: c.name,
+    description: c.description ?? null,
+    createdAt: c.createdAt,
+  };
+}

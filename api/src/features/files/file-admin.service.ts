@@ -1,0 +1,154 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { FilterQuery } from '@mikro-orm/core';
+import { z } from 'zod';
+import type { Ctx } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { parsePage } from '../../graphql/paging.js';
+import { parseId, parseInput } from '../../validation.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { requireAdmin } from '../auth/auth.policy.js';
+import { ChapterSegment } from '../chapters/chapter-segment.entity.js';
+import { Chapter } from '../chapters/chapter.entity.js';
+import { AudioFile } from './audio-file.entity.js';
+import { parseCoverStorageType, removeCover, setCover, type CoverWrite, type ReceivedCover } from './cover-storage.js';
+import { Cover, CoverStorage } from './cover.entity.js';
+import { findFilePage, type FileListArgs, type FilePage } from './files.service.js';
+import { containsPattern, parseSearch } from './search-term.js';
+import { resolveStoredPath, storageDirs } from './storage-paths.js';
+
+export type FileStatus = 'ALL' | 'PUBLIC' | 'PRIVATE';
+
+/** Multipart forms send every value as text, so booleans arrive as 'true' or 'false'. */
+const formBoolean = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
+  error: 'must be true or false',
+});
+
+const updateFileSchema = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(1, 'Please enter a title for the audio file')
+    .max(200, 'Title must be at most 200 characters')
+    .nullish(),
+  description: z
+    .string()
+    .max(5000, 'Description must be at most 5000 characters')
+    .nullish()
+    .transform((v) => (v === undefined ? undefined : v?.trim() || null)),
+  isPublic: formBoolean.nullish(),
+  removeCover: formBoolean.nullish(),
+  coverStorageType: z.unknown().optional().transform(parseCoverStorageType),
+});
+
+const statusFilter: Record<FileStatus, FilterQuery<AudioFile>> = {
+  ALL: {},
+  PUBLIC: { isPublic: true },
+  PRIVATE: { isPublic: false },
+};
+
+async function findFile(ctx: Ctx, fileId: string): Promise<AudioFile> {
+  const file = await ctx.em.findOne(AudioFile, { id: parseId(fileId, 'fileId') });
+  if (!file) throw new AppError('NOT_FOUND', 'Audio file not found');
+  return file;
+}
+
+/** Every file, searched by title, filename or description and filtered by public flag. */
+export async function listAdminFiles(
+  ctx: Ctx,
+  args: FileListArgs & { status?: FileStatus | null } = {},
+): Promise<FilePage> {
+  requireAdmin(ctx);
+  const page = parsePage({ offset: args.offset, limit: args.limit });
+  const status = parseInput(
+    z.enum(['ALL', 'PUBLIC', 'PRIVATE'], { error: 'status must be ALL, PUBLIC or PRIVATE' }),
+    args.status ?? 'ALL',
+  );
+  const search = parseSearch(args.search);
+  const where: FilterQuery<AudioFile>[] = [statusFilter[status]];
+  if (search) {
+    const pattern = containsPattern(search);
+    where.push({
+      $or: [{ title: { $ilike: pattern } }, { filename: { $ilike: pattern } }, { description: { $ilike: pattern } }],
+    });
+  }
+  return findFilePage(ctx, { $and: where }, page);
+}
+
+export async function getAdminFile(ctx: Ctx, fileId: string): Promise<AudioFile> {
+  requireAdmin(ctx);
+  return findFile(ctx, fileId);
+}
+
+/** Title, description, public flag and cover; a new cover replaces the old one, on disk too. */
+export async function updateFile(
+  ctx: Ctx,
+  fileId: string,
+  rawInput: unknown,
+  newCover: ReceivedCover | null = null,
+): Promise<AudioFile> {
+  requireAdmin(ctx);
+  const input = parseInput(updateFileSchema, rawInput);
+  const file = await findFile(ctx, fileId);
+  const before = { title: file.title, description: file.description, isPublic: file.isPublic };
+  // Absent (or null) means unchanged, except for the description, where null clears it.
+  if (input.title != null) file.title = input.title;
+  if (input.description !== undefined) file.description = input.description;
+  if (input.isPublic != null) file.isPublic = input.isPublic;
+  const dataDir = ctx.deps.config.dataDir;
+  let coverWrite: CoverWrite | null = null;
+  if (newCover) coverWrite = await setCover(ctx.em, dataDir, file, newCover, input.coverStorageType);
+  else if (input.removeCover) coverWrite = await removeCover(ctx.em, dataDir, file);
+  recordAudit(ctx, {
+    action: 'file.updated',
+    details: { fileId: file.id, before, cover: newCover ? 'replaced' : input.removeCover ? 'removed' : 'kept' },
+  });
+  try {
+    await ctx.em.flush();
+  } catch (err) {
+    await coverWrite?.rollback();
+    throw err;
+  }
+  await coverWrite?.commit();
+  return file;
+}
+
+/** Stored paths of everything a file owns on disk: audio, cover image, chapter segments. */
+async function storedPathsOf(ctx: Ctx, file: AudioFile): Promise<{ files: string[]; dirs: string[] }> {
+  const [cover, chapters] = await Promise.all([
+    ctx.em.findOne(Cover, { file: file.id }),
+    ctx.em.find(Chapter, { file: file.id }, { fields: ['id'] }),
+  ]);
+  const segments = chapters.length
+    ? await ctx.em.find(
+        ChapterSegment,
+        { chapter: { $in: chapters.map((c) => c.id) }, path: { $ne: null } },
+        { fields: ['path'] },
+      )
+    : [];
+  const files = [file.storagePath, ...segments.map((s) => s.path as string)];
+  if (cover?.storageType === CoverStorage.file && cover.path) files.push(cover.path);
+  return { files, dirs: chapters.map((c) => path.posix.join(storageDirs.chapters, c.id)) };
+}
+
+/**
+ * Deletes a file with everything it owns. Rows go first (covers, chapters, keys, segments, grants,
+ * checkpoints and stream sessions cascade in the database), then the bytes on disk, so a failed
+ * delete never leaves rows pointing at missing bytes.
+ */
+export async function deleteFile(ctx: Ctx, fileId: string): Promise<boolean> {
+  requireAdmin(ctx);
+  const file = await findFile(ctx, fileId);
+  const stored = await storedPathsOf(ctx, file);
+  await ctx.em.transactional(async (tx) => {
+    recordAudit(ctx, { action: 'file.deleted', details: { fileId: file.id, title: file.title } }, tx);
+    await tx.nativeDelete(AudioFile, { id: file.id });
+  });
+  const dataDir = ctx.deps.config.dataDir;
+  await Promise.all([
+    ...stored.files.map((p) => rm(resolveStoredPath(dataDir, p), { force: true })),
+    ...stored.dirs.map((p) => rm(resolveStoredPath(dataDir, p), { recursive: true, force: true })),
+  ]);
+  ctx.deps.logger.info('file.deleted', { fileId: file.id, removedPaths: stored.files.length + stored.dirs.length });
+  return true;
+}

@@ -1,0 +1,80 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context.js';
+import { Chapter } from '../chapters/chapter.entity.js';
+import { AudioFile } from './audio-file.entity.js';
+import * as admin from './file-admin.service.js';
+import { coverImagePathOf } from './file-loaders.js';
+import * as files from './files.service.js';
+import { AdminFilesArgs, AudioFilePage, LibraryArgs, UpdateFileInput } from './files.types.js';
+
+@Resolver()
+export class LibraryResolver {
+  @Query(() => AudioFilePage, {
+    description:
+      'The library: files the caller may see (public files, live grants; every file for administrators), newest first.',
+  })
+  audioFiles(@Args(() => LibraryArgs) args: LibraryArgs, @Ctx() ctx: GqlContext): Promise<AudioFilePage> {
+    return files.listLibrary(ctx, args);
+  }
+
+  @Query(() => AudioFile, {
+    description: 'One file the caller may see, with its chapters. NOT_FOUND when it does not exist or is not visible.',
+  })
+  audioFile(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<AudioFile> {
+    return files.getFile(ctx, id);
+  }
+}
+
+@Resolver()
+export class AdminFilesResolver {
+  @Query(() => AudioFilePage, {
+    description: 'Administrators: every file, searched and filtered by public flag, newest first.',
+  })
+  adminFiles(@Args(() => AdminFilesArgs) args: AdminFilesArgs, @Ctx() ctx: GqlContext): Promise<AudioFilePage> {
+    return admin.listAdminFiles(ctx, args);
+  }
+
+  @Query(() => AudioFile, { description: 'Administrators: any file by id.' })
+  adminFile(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<AudioFile> {
+    return admin.getAdminFile(ctx, id);
+  }
+
+  @Mutation(() => AudioFile, {
+    description: 'Administrators: change a file. To upload a cover, use PUT /api/v1/admin/files/{id} (multipart).',
+  })
+  updateFile(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateFileInput) input: UpdateFileInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<AudioFile> {
+    return admin.updateFile(ctx, id, input);
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'Administrators: delete a file with its audio, cover, chapters, segments, grants and checkpoints.',
+  })
+  deleteFile(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<boolean> {
+    return admin.deleteFile(ctx, id);
+  }
+}
+
+@Resolver(() => AudioFile)
+export class AudioFileFieldsResolver {
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'REST URL of the cover image when it is stored as a file (fetch it with the bearer token).',
+  })
+  async coverImagePath(@Root() file: AudioFile, @Ctx() ctx: GqlContext): Promise<string | null> {
+    return coverImagePathOf(file.id, await ctx.loaders.coverByFile.load(file.id));
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'The cover as a data: URL when it is stored inline.' })
+  coverImageBase64(@Root() file: AudioFile, @Ctx() ctx: GqlContext): Promise<string | null> {
+    return ctx.loaders.coverDataUrlByFile.load(file.id);
+  }
+
+  @FieldResolver(() => [Chapter], { description: 'Chapters in playing order.' })
+  chapters(@Root() file: AudioFile, @Ctx() ctx: GqlContext): Promise<Chapter[]> {
+    return ctx.loaders.chaptersByFile.load(file.id);
+  }
+}

@@ -1,0 +1,96 @@
+import { Router, type Request } from 'express';
+import { AppError } from '../../errors.js';
+import { sendData } from '../../http/respond.js';
+import { requireAdmin } from '../auth/auth.policy.js';
+import * as admin from './file-admin.service.js';
+import { createFileLoaders } from './file-loaders.js';
+import { readFileUpdateForm, type FileUpdateForm } from './file-update-form.js';
+import { presentFile, presentFiles } from './file-view.js';
+import * as files from './files.service.js';
+
+/** Query-string paging and search; absent values fall back to the service defaults. */
+function listQuery(req: Request): { search?: string; offset?: number; limit?: number; status?: string } {
+  const text = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined);
+  const int = (name: string) => (text(name) === undefined ? undefined : Number(text(name)));
+  return { search: text('search'), offset: int('offset'), limit: int('limit'), status: text('status')?.toUpperCase() };
+}
+
+/** REST clients read the whole library in one call unless they page. */
+const REST_DEFAULT_LIMIT = 100;
+
+/** REST /api/v1/files (library) and /api/v1/admin/files: thin adapters over the file services. */
+export function filesRoutes(): Router {
+  const router = Router();
+
+  router.get('/files', async (req, res) => {
+    const ctx = res.locals.ctx;
+    const query = listQuery(req);
+    const page = await files.listLibrary(ctx, { ...query, limit: query.limit ?? REST_DEFAULT_LIMIT });
+    sendData(res, await presentFiles(page.items, createFileLoaders(ctx.em)), { total: page.total });
+  });
+
+  router.get('/files/cover/:id', async (req, res, next) => {
+    const cover = await files.getCoverImage(res.locals.ctx, req.params.id);
+    // Private: the image is only for callers allowed to see the file.
+    res.setHeader('Cache-Control', 'private, max-age=3600');
+    res.setHeader('ETag', cover.etag);
+    res.setHeader('Last-Modified', cover.updatedAt.toUTCString());
+    if (req.headers['if-none-match'] === cover.etag) {
+      res.status(304).end();
+      return;
+    }
+    res.type(cover.mimeType);
+    if (cover.source.kind === 'inline') {
+      res.send(cover.source.bytes);
+      return;
+    }
+    res.sendFile(
+      cover.source.fullPath,
+      { cacheControl: false, lastModified: false, etag: false, dotfiles: 'allow' },
+      (err) => {
+        if (err && !res.headersSent) next(new AppError('NOT_FOUND', 'Cover not found'));
+      },
+    );
+  });
+
+  router.get('/files/:id', async (req, res) => {
+    const ctx = res.locals.ctx;
+    const file = await files.getFile(ctx, req.params.id);
+    sendData(res, await presentFile(file, createFileLoaders(ctx.em), { chapters: true }));
+  });
+
+  router.get('/admin/files', async (req, res) => {
+    const ctx = res.locals.ctx;
+    const query = listQuery(req);
+    const page = await admin.listAdminFiles(ctx, {
+      ...query,
+      status: query.status as admin.FileStatus | undefined,
+      limit: query.limit ?? REST_DEFAULT_LIMIT,
+    });
+    sendData(res, await presentFiles(page.items, createFileLoaders(ctx.em)), { total: page.total });
+  });
+
+  router.get('/admin/files/:id', async (req, res) => {
+    const ctx = res.locals.ctx;
+    const file = await admin.getAdminFile(ctx, req.params.id);
+    sendData(res, await presentFile(file, createFileLoaders(ctx.em), { chapters: true }));
+  });
+
+  router.put('/admin/files/:id', async (req, res) => {
+    const ctx = res.locals.ctx;
+    // Refuse strangers before reading a multipart body of up to 5 MB.
+    requireAdmin(ctx);
+    const form: FileUpdateForm = req.is('multipart/form-data')
+      ? await readFileUpdateForm(req)
+      : { fields: req.body ?? {}, cover: null };
+    const file = await admin.updateFile(ctx, req.params.id, form.fields, form.cover);
+    sendData(res, await presentFile(file, createFileLoaders(ctx.em)), { message: 'File updated successfully!' });
+  });
+
+  router.delete('/admin/files/:id', async (req, res) => {
+    await admin.deleteFile(res.locals.ctx, req.params.id);
+    sendData(res, null, { message: 'File deleted successfully' });
+  });
+
+  return router;
+}

@@ -1,0 +1,58 @@
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PageArgs } from '../../graphql/paging.js';
+import { AudioFile } from './audio-file.entity.js';
+
+export enum FileStatusFilter {
+  ALL = 'ALL',
+  PUBLIC = 'PUBLIC',
+  PRIVATE = 'PRIVATE',
+}
+registerEnumType(FileStatusFilter, {
+  name: 'FileStatusFilter',
+  description: 'Which files an administrator list shows.',
+});
+
+@ObjectType({ description: 'One page of audio files and how many match in all.' })
+export class AudioFilePage {
+  @Field(() => Int, { description: 'Files matching the query, across all pages.' })
+  total!: number;
+
+  @Field(() => [AudioFile])
+  items!: AudioFile[];
+}
+
+@ArgsType()
+export class LibraryArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the title or description.' })
+  search?: string | null;
+}
+
+@ArgsType()
+export class AdminFilesArgs extends PageArgs {
+  @Field(() => String, {
+    nullable: true,
+    description: 'Case-insensitive substring of the title, filename or description.',
+  })
+  search?: string | null;
+
+  @Field(() => FileStatusFilter, { defaultValue: FileStatusFilter.ALL })
+  status!: FileStatusFilter;
+}
+
+@InputType({
+  description:
+    'Changes to a file; omitted fields stay as they are. Covers are uploaded with PUT /api/v1/admin/files/{id}.',
+})
+export class UpdateFileInput {
+  @Field(() => String, { nullable: true })
+  title?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'An empty string clears the description.' })
+  description?: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  isPublic?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'True removes the current cover image.' })
+  removeCover?: boolean | null;
+}

@@ -1,0 +1,105 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
+import { startTestApp, type TestApp } from '../../test/harness.js';
+import { addChapter, addCover, createAudioFiles, grantFile } from '../../test/library-fixtures.js';
+import { CoverStorage } from './cover.entity.js';
+
+/**
+ * The library and the admin lists cost a fixed number of SQL queries whatever the number of rows:
+ * every query the app sends through the pg driver is counted, at 10 files and at 1,000.
+ */
+
+let t: TestApp;
+let admin: Session;
+let listener: Session;
+let listenerId: string;
+let queries = 0;
+const originalQuery = pg.Client.prototype.query;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await createAdminSession(t);
+  const user = await createUser(t);
+  listenerId = user.id;
+  listener = await signIn(t, user.email);
+  // Counts every statement on every connection of this process (the app runs in it).
+  pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
+    queries += 1;
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pg.Client.prototype.query;
+});
+afterAll(async () => {
+  pg.Client.prototype.query = originalQuery;
+  await t?.close();
+});
+
+const LIBRARY = `{ audioFiles(limit: 100) { total items { id title duration isPublic coverImagePath coverImageBase64 chapters { id label } } } }`;
+const ADMIN_FILES = `{ adminFiles(limit: 100) { total items { id title fileAccesses { id status user { id name email } } chapters { id } coverImagePath } } }`;
+const ADMIN_USERS = `{ adminUsers(limit: 100) { total items { id name sessionCount hasMultipleSessions } } }`;
+
+type Call = () => Promise<unknown>;
+const calls: Record<string, Call> = {
+  'GraphQL audioFiles': () => t.gql(LIBRARY, {}, listener),
+  'REST GET /files': () => t.rest('GET', '/files', undefined, listener),
+  'GraphQL adminFiles': () => t.gql(ADMIN_FILES, {}, admin),
+  'REST GET /admin/files': () => t.rest('GET', '/admin/files', undefined, admin),
+  'GraphQL adminUsers': () => t.gql(ADMIN_USERS, {}, admin),
+  'REST GET /admin/users/with-sessions': () => t.rest('GET', '/admin/users/with-sessions', undefined, admin),
+  'REST GET /admin/files/stats': () => t.rest('GET', '/admin/files/stats', undefined, admin),
+};
+
+async function countQueries(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const [name, call] of Object.entries(calls)) {
+    // A warm-up first: authentication refreshes lastActivity at most once a minute.
+    await call();
+    queries = 0;
+    await call();
+    counts[name] = queries;
+  }
+  return counts;
+}
+
+/** Files granted to the listener (not public, so the grant path of the visibility rule runs), some with covers and chapters. */
+async function addGrantedFiles(count: number): Promise<void> {
+  const files = await createAudioFiles(t, count);
+  await grantFile(
+    t,
+    listenerId,
+    files.map((f) => f.id),
+  );
+  for (const [i, file] of files.slice(0, 4).entries()) {
+    await addCover(t, file.id, i % 2 ? CoverStorage.base64 : CoverStorage.file);
+    await addChapter(t, file.id, { label: `c${i}` });
+  }
+  for (let i = 0; i < Math.min(count, 20); i++) await createUser(t);
+}
+
+describe('list cost', () => {
+  it('runs the same number of queries at 10 files as at 1,000, and answers the library quickly', async () => {
+    await addGrantedFiles(10);
+    const atTen = await countQueries();
+    await addGrantedFiles(990);
+    const atThousand = await countQueries();
+    expect(atThousand).toEqual(atTen);
+    for (const count of Object.values(atTen)) expect(count).toBeLessThanOrEqual(8);
+
+    const library = await t.gql<{ audioFiles: { total: number; items: unknown[] } }>(LIBRARY, {}, listener);
+    expect(library.data?.audioFiles.total).toBe(1000);
+    expect(library.data?.audioFiles.items).toHaveLength(100);
+
+    const timings: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const started = performance.now();
+      await t.gql(LIBRARY, {}, listener);
+      timings.push(performance.now() - started);
+    }
+    timings.sort((a, b) => a - b);
+    const median = timings[Math.floor(timings.length / 2)];
+    console.log(
+      `library of a user with 1,000 visible files (page of 100, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}): median ${median.toFixed(1)} ms, ` +
+        `min ${timings[0].toFixed(1)} ms; queries per call: ${JSON.stringify(atThousand)}`,
+    );
+  });
+});

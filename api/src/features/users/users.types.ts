@@ -1,0 +1,51 @@
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { PageArgs } from '../../graphql/paging.js';
+import { User, UserRole } from './user.entity.js';
+
+@ObjectType({ description: 'One page of users and how many match in all.' })
+export class UserPage {
+  @Field(() => Int, { description: 'Users matching the query, across all pages.' })
+  total!: number;
+
+  @Field(() => [User])
+  items!: User[];
+}
+
+@ArgsType()
+export class UserListArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the name or email, or a role.' })
+  search?: string | null;
+}
+
+@InputType()
+export class CreateUserInput {
+  @Field()
+  name!: string;
+
+  @Field()
+  email!: string;
+
+  @Field({ description: 'At least 8 characters.' })
+  password!: string;
+
+  @Field(() => UserRole, { defaultValue: UserRole.user })
+  role!: UserRole;
+}
+
+@InputType({ description: 'Changes to a user; omitted fields stay as they are.' })
+export class UpdateUserInput {
+  @Field(() => String, { nullable: true })
+  name?: string | null;
+
+  @Field(() => String, { nullable: true })
+  email?: string | null;
+
+  @Field(() => UserRole, { nullable: true })
+  role?: UserRole | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True locks the account and signs it out everywhere; false unlocks it.',
+  })
+  isLocked?: boolean | null;
+}
