@@ -1,0 +1,47 @@
+/** Display formats of the admin screens (spec section 9). */
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** Bytes in B, KB, MB, GB or TB, two decimals above bytes. */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes == null || !Number.isFinite(bytes) || bytes <= 0) return '0 B';
+  const exponent = Math.min(UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  const value = bytes / 1024 ** exponent;
+  return `${exponent === 0 ? value : value.toFixed(2)} ${UNITS[exponent]}`;
+}
+
+/** m:ss, used for track lengths and time remaining. */
+export function formatClock(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Durations in tables: m:ss under an hour, else 'Xh YYm'. */
+export function formatDurationShort(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  if (s < 3600) return formatClock(s);
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** 'Just now', 'Nm ago', 'Nh ago', 'Nd ago'. */
+export function formatRelativeTime(iso: string, now = Date.now()): string {
+  const minutes = Math.floor((now - new Date(iso).getTime()) / 60_000);
+  if (minutes < 1) return 'Just now';
+  if (minutes < 60) return `${minutes}m ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h ago`;
+  return `${Math.floor(hours / 24)}d ago`;
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleDateString() : '';
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : '';
+}
+
+/** The server's message when there is one, else the screen's default (spec section 8). */
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message ? error.message : fallback;
+}

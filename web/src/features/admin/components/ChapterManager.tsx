@@ -1,0 +1,224 @@
+import AddIcon from '@mui/icons-material/Add';
+import LibraryAddIcon from '@mui/icons-material/LibraryAdd';
+import LockIcon from '@mui/icons-material/Lock';
+import {
+  Alert,
+  Button,
+  Chip,
+  FormControl,
+  InputLabel,
+  List,
+  MenuItem,
+  Paper,
+  Select,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import type { AdminChapterFragment, SegmentStorage } from '../../../gql/graphql';
+import { useChapterPlayback } from '../../player/hooks/useChapterPlayback';
+import { errorText } from '../admin-format';
+import { useChapters } from '../hooks/useChapters';
+import { useTimedMessage } from '../hooks/useTimedMessage';
+import { ChapterDialog, type ChapterDraft } from './ChapterDialog';
+import { ChapterRow } from './ChapterRow';
+import { ConfirmDialog } from './ConfirmDialog';
+
+type Editing = { chapter: AdminChapterFragment | null } | null;
+
+/** Chapter Management inside Edit File: define, finalize (encrypt) and play chapters. */
+export function ChapterManager({ fileId }: { fileId: string }) {
+  const chapters = useChapters(fileId);
+  const playback = useChapterPlayback(fileId);
+  const [storage, setStorage] = useState<SegmentStorage>('filesystem');
+  const [editing, setEditing] = useState<Editing>(null);
+  const [saving, setSaving] = useState(false);
+  const [confirmFinalize, setConfirmFinalize] = useState(false);
+  const [toDelete, setToDelete] = useState<AdminChapterFragment | null>(null);
+  const [success, setSuccess] = useTimedMessage(3000);
+  const [error, setError] = useState<string | null>(null);
+  const { summary } = chapters;
+
+  const attempt = async (action: () => Promise<void>, fallback: string) => {
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(errorText(err, fallback));
+    }
+  };
+
+  const onSave = (draft: ChapterDraft) =>
+    attempt(async () => {
+      setSaving(true);
+      try {
+        if (editing?.chapter) {
+          await chapters.update(editing.chapter.id, draft);
+          setSuccess('Chapter updated successfully');
+        } else {
+          await chapters.add(draft, chapters.chapters.length);
+          setSuccess('Chapter added successfully');
+        }
+        setEditing(null);
+      } finally {
+        setSaving(false);
+      }
+    }, 'Failed to save chapter');
+
+  const onFinalize = async () => {
+    setConfirmFinalize(false);
+    setError(null);
+    try {
+      const result = await chapters.finalize(storage);
+      if (!result) return;
+      if (result.errors.length > 0) {
+        console.error('Chapter finalization errors', result.errors);
+        setError(
+          `Finalized ${result.summary.finalized} chapters with ${result.errors.length} errors. Check console for details.`,
+        );
+      } else {
+        setSuccess(`Successfully finalized ${result.summary.finalized} chapters!`);
+      }
+    } catch (err) {
+      setError(`Failed to finalize chapters: ${errorText(err, 'Unknown error')}`);
+    }
+  };
+
+  const onPlay = (chapter: AdminChapterFragment) => {
+    if (chapter.status !== 'ready') {
+      setError('Chapter is not ready for playback. Please finalize chapters first.');
+      return;
+    }
+    void playback.playChapter(chapter.id);
+  };
+
+  return (
+    <Paper sx={{ p: 3, mt: 3 }}>
+      <Typography variant="h6" component="h2" gutterBottom>
+        Chapter Management
+      </Typography>
+      <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
+        <Chip label={`Pending: ${summary.pending}`} color="warning" variant="outlined" />
+        <Chip label={`Ready: ${summary.ready}`} color="success" variant="outlined" />
+        <Chip label={`Failed: ${summary.failed}`} color="error" variant="outlined" />
+      </Stack>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{ mb: 2, alignItems: { md: 'center' } }}
+        useFlexGap
+      >
+        <FormControl size="small" sx={{ minWidth: 180 }}>
+          <InputLabel id="chapter-storage-label">Chapter Storage</InputLabel>
+          <Select
+            labelId="chapter-storage-label"
+            label="Chapter Storage"
+            value={storage}
+            onChange={(e) => setStorage(e.target.value === 'database' ? 'database' : 'filesystem')}
+          >
+            <MenuItem value="database">Database</MenuItem>
+            <MenuItem value="filesystem">Filesystem</MenuItem>
+          </Select>
+        </FormControl>
+        <Button
+          variant="contained"
+          startIcon={<LockIcon />}
+          disabled={summary.pending === 0 || chapters.finalizing}
+          onClick={() => setConfirmFinalize(true)}
+        >
+          {chapters.finalizing ? 'Finalizing...' : 'Finalize Chapters'}
+        </Button>
+        <Button
+          variant="outlined"
+          startIcon={<LibraryAddIcon />}
+          disabled={chapters.loadingSamples || chapters.chapters.length > 0}
+          onClick={() => void attempt(chapters.loadSamples, 'Failed to load sample chapters')}
+        >
+          Load Sample Chapters
+        </Button>
+        <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setEditing({ chapter: null })}>
+          Add Chapter
+        </Button>
+      </Stack>
+      {/* Shaka attaches here; the rows are the controls. */}
+      <audio ref={playback.audioRef} hidden />
+      {success && (
+        <Alert severity="success" sx={{ mb: 2 }}>
+          {success}
+        </Alert>
+      )}
+      {error && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {error}
+        </Alert>
+      )}
+      {playback.error && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {playback.error}
+        </Alert>
+      )}
+      {chapters.error && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {errorText(chapters.error, 'Failed to load chapters')}
+        </Alert>
+      )}
+      {playback.activeChapterId && (
+        <Typography variant="body2" sx={{ mb: 1 }} aria-live="polite">
+          {playback.playing ? 'Playing' : 'Paused'}:{' '}
+          {chapters.chapters.find((c) => c.id === playback.activeChapterId)?.label} ({Math.floor(playback.position)}s)
+        </Typography>
+      )}
+      {chapters.chapters.length === 0 && !chapters.loading ? (
+        <Typography color="text.secondary">No chapters defined. Add chapters to enable segmented streaming.</Typography>
+      ) : (
+        <List aria-label="Chapters">
+          {chapters.chapters.map((chapter) => (
+            <ChapterRow
+              key={chapter.id}
+              chapter={chapter}
+              playing={playback.activeChapterId === chapter.id}
+              onPlay={() => onPlay(chapter)}
+              onStop={() => void playback.stopChapter()}
+              onEdit={() => setEditing({ chapter })}
+              onDelete={() => setToDelete(chapter)}
+            />
+          ))}
+        </List>
+      )}
+      {editing && (
+        <ChapterDialog
+          initial={editing.chapter}
+          busy={saving}
+          onSave={(d) => void onSave(d)}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <ConfirmDialog
+        open={confirmFinalize}
+        title="Finalize Chapters"
+        confirmLabel="Finalize"
+        onConfirm={() => void onFinalize()}
+        onClose={() => setConfirmFinalize(false)}
+      >
+        This will process and encrypt all pending chapters. This operation cannot be undone. Continue?
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete Chapter"
+        confirmLabel="Delete"
+        onConfirm={() => {
+          const chapter = toDelete;
+          setToDelete(null);
+          if (chapter)
+            void attempt(async () => {
+              await chapters.remove(chapter.id);
+              setSuccess('Chapter deleted successfully');
+            }, 'Failed to delete chapter');
+        }}
+        onClose={() => setToDelete(null)}
+      >
+        Delete the chapter "{toDelete?.label}"? Its encrypted segments are removed too.
+      </ConfirmDialog>
+    </Paper>
+  );
+}

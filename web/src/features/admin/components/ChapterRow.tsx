@@ -1,0 +1,77 @@
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import StopIcon from '@mui/icons-material/Stop';
+import { Chip, IconButton, ListItem, ListItemText, Stack, Tooltip } from '@mui/material';
+import type { AdminChapterFragment, ChapterStatus } from '../../../gql/graphql';
+import { formatBytes, formatClock, formatDateTime } from '../admin-format';
+
+export const CHAPTER_STATUS_COLOR: Record<ChapterStatus, 'warning' | 'success' | 'error'> = {
+  pending: 'warning',
+  ready: 'success',
+  failed: 'error',
+};
+
+interface ChapterRowProps {
+  chapter: AdminChapterFragment;
+  playing: boolean;
+  onPlay: () => void;
+  onStop: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}
+
+/** One chapter: times, sizes, status and its play, edit and delete actions. */
+export function ChapterRow({ chapter, playing, onPlay, onStop, onEdit, onDelete }: ChapterRowProps) {
+  const details = [
+    `${formatClock(chapter.startTime)} - ${chapter.endTime == null ? 'End' : formatClock(chapter.endTime)}`,
+    chapter.plainSize != null ? `Plain: ${formatBytes(chapter.plainSize)}` : null,
+    chapter.encryptedSize != null ? `Encrypted: ${formatBytes(chapter.encryptedSize)}` : null,
+    chapter.finalizedAt ? `Finalized: ${formatDateTime(chapter.finalizedAt)}` : null,
+    chapter.error ? `Error: ${chapter.error}` : null,
+  ].filter(Boolean);
+  return (
+    <ListItem
+      divider
+      secondaryAction={
+        <Stack direction="row">
+          {playing ? (
+            <Tooltip title="Stop">
+              <IconButton aria-label={`Stop ${chapter.label}`} onClick={onStop}>
+                <StopIcon />
+              </IconButton>
+            </Tooltip>
+          ) : (
+            <Tooltip title={chapter.status === 'ready' ? 'Play' : 'Finalize chapters to play'}>
+              <span>
+                <IconButton aria-label={`Play ${chapter.label}`} disabled={chapter.status !== 'ready'} onClick={onPlay}>
+                  <PlayArrowIcon />
+                </IconButton>
+              </span>
+            </Tooltip>
+          )}
+          <Tooltip title="Edit">
+            <IconButton aria-label={`Edit ${chapter.label}`} onClick={onEdit}>
+              <EditIcon />
+            </IconButton>
+          </Tooltip>
+          <Tooltip title="Delete">
+            <IconButton aria-label={`Delete ${chapter.label}`} color="error" onClick={onDelete}>
+              <DeleteIcon />
+            </IconButton>
+          </Tooltip>
+        </Stack>
+      }
+    >
+      <ListItemText
+        primary={
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <span>{chapter.label}</span>
+            <Chip size="small" label={chapter.status} color={CHAPTER_STATUS_COLOR[chapter.status]} />
+          </Stack>
+        }
+        secondary={details.join(' · ')}
+      />
+    </ListItem>
+  );
+}

@@ -1,0 +1,142 @@
+import { useMutation } from '@apollo/client/react';
+import { Alert, Box, Button, FormControlLabel, Grid, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { restRequest } from '../../../app/rest';
+import { AdminUpdateFileDocument, type AdminFileRowFragment } from '../../../gql/graphql';
+import { useCoverImage } from '../../library/hooks/useCoverImage';
+import { errorText, formatBytes, formatDateTime, formatDurationShort } from '../admin-format';
+import { useRedirectAfter } from '../hooks/useRedirectAfter';
+import { CoverPicker, coverProblem, type CoverStorageType } from './CoverPicker';
+import { FileAudioPreview } from './FileAudioPreview';
+
+function Info({ label, value }: { label: string; value: string }) {
+  return (
+    <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+      <Typography variant="caption" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography>{value}</Typography>
+    </Grid>
+  );
+}
+
+/** File information, details, cover and public switch of Edit File. */
+export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
+  const navigate = useNavigate();
+  const redirect = useRedirectAfter();
+  const currentCover = useCoverImage(file);
+  const hasCover = Boolean(file.coverImagePath || file.coverImageBase64);
+  const [title, setTitle] = useState(file.title);
+  const [description, setDescription] = useState(file.description ?? '');
+  const [isPublic, setIsPublic] = useState(file.isPublic);
+  const [cover, setCover] = useState<File | null>(null);
+  const [removeCover, setRemoveCover] = useState(false);
+  const [storage, setStorage] = useState<CoverStorageType>('file');
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [updateFile] = useMutation(AdminUpdateFileDocument);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!title.trim()) return setError('Please enter a title for the audio file');
+    setError(null);
+    setSaving(true);
+    try {
+      if (cover) {
+        // A new cover is bytes: it goes through the REST form, with the other fields.
+        const form = new FormData();
+        form.append('title', title.trim());
+        form.append('description', description.trim());
+        form.append('isPublic', String(isPublic));
+        form.append('cover', cover);
+        form.append('coverStorageType', storage);
+        await restRequest(`/admin/files/${file.id}`, { method: 'PUT', body: form });
+      } else {
+        await updateFile({
+          variables: {
+            id: file.id,
+            input: { title: title.trim(), description: description.trim(), isPublic, removeCover },
+          },
+        });
+      }
+      setSuccess('File updated successfully!');
+      redirect('/admin/files', 2000);
+    } catch (err) {
+      setError(errorText(err, 'Failed to update file'));
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Paper component="form" noValidate onSubmit={(e) => void onSubmit(e)} sx={{ p: 3 }}>
+      {error && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {error}
+        </Alert>
+      )}
+      {success && (
+        <Alert severity="success" sx={{ mb: 2 }}>
+          {success}
+        </Alert>
+      )}
+      <Typography variant="h6" component="h2" gutterBottom>
+        File Information
+      </Typography>
+      <Grid container spacing={2} sx={{ mb: 2 }}>
+        <Info label="Filename" value={file.filename} />
+        <Info label="Size" value={formatBytes(file.size)} />
+        <Info label="Duration" value={formatDurationShort(file.duration)} />
+        <Info label="MIME Type" value={file.mimeType} />
+        <Info label="Created At" value={formatDateTime(file.createdAt)} />
+        <Info label="Status" value={file.isPublic ? 'Public' : 'Private'} />
+      </Grid>
+      <TextField
+        label="Title"
+        required
+        fullWidth
+        margin="normal"
+        value={title}
+        onChange={(e) => setTitle(e.target.value)}
+      />
+      <TextField
+        label="Description"
+        fullWidth
+        multiline
+        minRows={3}
+        margin="normal"
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+      />
+      <CoverPicker
+        cover={cover}
+        currentUrl={removeCover ? null : currentCover}
+        removeLabel={cover ? 'Remove' : 'Remove Cover'}
+        onPick={(picked) => {
+          const problem = coverProblem(picked);
+          setError(problem);
+          if (!problem) setCover(picked);
+        }}
+        onRemove={() => (cover ? setCover(null) : setRemoveCover(true))}
+        // The storage choice only matters when a cover will be written.
+        showStorage={!hasCover || removeCover || cover !== null}
+        storage={storage}
+        onStorageChange={setStorage}
+      />
+      <FileAudioPreview fileId={file.id} />
+      <Box sx={{ mt: 2 }}>
+        <FormControlLabel
+          control={<Switch checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />}
+          label="Public"
+        />
+      </Box>
+      <Stack direction="row" spacing={2} sx={{ mt: 2 }}>
+        <Button onClick={() => void navigate('/admin/files')}>Cancel</Button>
+        <Button type="submit" variant="contained" disabled={saving}>
+          Save Changes
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,122 @@
+import { useMutation, useQuery } from '@apollo/client/react';
+import LogoutIcon from '@mui/icons-material/Logout';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import {
+  Alert,
+  Button,
+  Chip,
+  IconButton,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import {
+  AdminTerminateSessionDocument,
+  AdminUserSessionsDocument,
+  type AdminUserSessionsQuery,
+} from '../../../gql/graphql';
+import { errorText, formatDateTime, formatRelativeTime } from '../admin-format';
+import { useTimedMessage } from '../hooks/useTimedMessage';
+import { ConfirmDialog } from './ConfirmDialog';
+
+type Session = AdminUserSessionsQuery['userSessions'][number];
+
+/** A user's active device sessions, with terminate (the device is signed out at once). */
+export function UserSessionsTable({ userId }: { userId: string }) {
+  const { data, loading, error, refetch } = useQuery(AdminUserSessionsDocument, {
+    variables: { userId },
+    fetchPolicy: 'network-only',
+    notifyOnNetworkStatusChange: true,
+  });
+  const [terminate, { loading: terminating }] = useMutation(AdminTerminateSessionDocument);
+  const [toTerminate, setToTerminate] = useState<Session | null>(null);
+  const [success, setSuccess] = useTimedMessage(5000);
+  const [actionError, setActionError] = useTimedMessage(5000);
+  const sessions = data?.userSessions ?? [];
+
+  const onTerminate = async () => {
+    if (!toTerminate) return;
+    try {
+      await terminate({ variables: { userId, sessionId: toTerminate.id } });
+      setSuccess('Session terminated successfully');
+      await refetch();
+    } catch (err) {
+      setActionError(errorText(err, 'Failed to terminate session'));
+    } finally {
+      setToTerminate(null);
+    }
+  };
+
+  return (
+    <Paper sx={{ p: 3, mt: 3 }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
+        <Typography variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+          Active Sessions
+        </Typography>
+        {sessions.length > 1 && <Chip color="warning" size="small" label="Multiple Sessions" />}
+        <Button startIcon={<RefreshIcon />} onClick={() => void refetch()} disabled={loading}>
+          Refresh
+        </Button>
+      </Stack>
+      {error && <Alert severity="error">{errorText(error, 'Failed to load session data')}</Alert>}
+      {actionError && <Alert severity="error">{actionError}</Alert>}
+      {success && <Alert severity="success">{success}</Alert>}
+      {sessions.length === 0 ? (
+        !loading && <Typography color="text.secondary">No active sessions</Typography>
+      ) : (
+        <Table size="small" aria-label="Active Sessions">
+          <TableHead>
+            <TableRow>
+              <TableCell>Device</TableCell>
+              <TableCell>IP Address</TableCell>
+              <TableCell>Last Activity</TableCell>
+              <TableCell align="right">Actions</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {sessions.map((session) => (
+              <TableRow key={session.id}>
+                <TableCell>{session.deviceName}</TableCell>
+                <TableCell>{session.ipAddress ?? 'Unknown'}</TableCell>
+                <TableCell title={formatDateTime(session.lastActivity)}>
+                  {formatRelativeTime(session.lastActivity)}
+                </TableCell>
+                <TableCell align="right">
+                  <Tooltip title="Terminate session">
+                    <IconButton
+                      color="error"
+                      aria-label={`Terminate ${session.deviceName}`}
+                      onClick={() => setToTerminate(session)}
+                    >
+                      <LogoutIcon />
+                    </IconButton>
+                  </Tooltip>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <ConfirmDialog
+        open={toTerminate !== null}
+        title="Terminate Session"
+        confirmLabel="Terminate"
+        busy={terminating}
+        onConfirm={() => void onTerminate()}
+        onClose={() => setToTerminate(null)}
+      >
+        <Typography>This device will be signed out immediately.</Typography>
+        <Typography>Device: {toTerminate?.deviceName}</Typography>
+        <Typography>IP Address: {toTerminate?.ipAddress ?? 'Unknown'}</Typography>
+        <Typography>Last Activity: {toTerminate ? formatRelativeTime(toTerminate.lastActivity) : ''}</Typography>
+      </ConfirmDialog>
+    </Paper>
+  );
+}
