@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from './support/api';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { createAdmin, createUser } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 
 let browser: Browser;
@@ -16,11 +16,11 @@ describe('sign in with device approval', () => {
     const { page, context } = await newDevice(browser);
     await page.goto('/login');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect.poll(() => page.getByText('Please enter both email and password').isVisible()).toBe(true);
+    await page.getByText('Please enter both email and password').waitFor();
     await page.getByLabel('Email Address').fill('not-an-email');
     await page.getByLabel('Password', { exact: true }).fill('whatever');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect.poll(() => page.getByText('Please enter a valid email address').isVisible()).toBe(true);
+    await page.getByText('Please enter a valid email address').waitFor();
     await screenshot(page, 'login-validation');
     await context.close();
   });
@@ -37,9 +37,7 @@ describe('sign in with device approval', () => {
     await dialog.waitFor();
     await screenshot(page, 'device-approval-modal');
     await dialog.getByRole('button', { name: 'Cancel Login' }).click();
-    await expect
-      .poll(() => page.getByText('Login cancelled. You can try logging in from another device.').isVisible())
-      .toBe(true);
+    await page.getByText('Login cancelled. You can try logging in from another device.').waitFor();
 
     await page.getByRole('button', { name: 'Sign In' }).click();
     await dialog.getByRole('button', { name: 'I Understand - Proceed' }).click();
@@ -55,7 +53,26 @@ describe('sign in with device approval', () => {
     await page.getByLabel('Email Address').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill('wrong-password');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect.poll(() => page.getByText('Invalid email or password').isVisible()).toBe(true);
+    await page.getByText('Invalid email or password').waitFor();
+    await context.close();
+  });
+
+  it('shows an admin the device warning on the sign-in screen with the way to the dashboard', async () => {
+    const admin = await createAdmin();
+    const { page, context } = await newDevice(browser);
+    await page.goto('/login');
+    await page.getByLabel('Email Address').fill(admin.email);
+    await page.getByLabel('Password', { exact: true }).fill(admin.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'I Understand - Proceed' }).click();
+    await page.getByRole('heading', { name: 'My Audio Library' }).waitFor();
+
+    // Signed in with an unread warning, the sign-in screen shows the panel instead of the form.
+    await page.goto('/login');
+    await page.getByText('New Device Login').waitFor();
+    await screenshot(page, 'login-signed-in-warnings');
+    await page.getByRole('button', { name: 'Go to Admin Dashboard' }).click();
+    await page.waitForURL('**/admin');
     await context.close();
   });
 });

@@ -48,3 +48,11 @@ export async function createUser(name = 'Test Listener'): Promise<{ id: string; 
   if (res.status >= 300) throw new Error(`could not create user: ${JSON.stringify(res.body)}`);
   return { id: res.body.data.id, email, password: USER_PASSWORD, name };
 }
+
+/** A second administrator, for flows that need an account exempt from the device lock. */
+export async function createAdmin(name = 'Second Admin'): Promise<{ id: string; email: string; password: string; name: string }> {
+  const email = `admin-${randomUUID().slice(0, 8)}@e2e.test`;
+  const res = await rest<{ data: { id: string } }>('POST', '/admin/users', { name, email, password: USER_PASSWORD, role: 'admin' }, await adminApi());
+  if (res.status >= 300) throw new Error(`could not create admin: ${JSON.stringify(res.body)}`);
+  return { id: res.body.data.id, email, password: USER_PASSWORD, name };
+}

@@ -1,6 +1,6 @@
 // Device identity as the server's single-device policy sees it: a stable id per browser profile,
 // plus readable facts (browser, OS, type) shown on the Device Security screens.
-import type { DeviceDataInput } from '../gql/pending';
+import type { DeviceDataInput } from '../gql/graphql';
 
 export type Browser = 'Chrome' | 'Firefox' | 'Safari' | 'Edge' | 'Unknown';
 export type OperatingSystem = 'Windows' | 'macOS' | 'Linux' | 'Android' | 'iOS' | 'Unknown';

@@ -1,14 +1,13 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/pages/LoginPage';
 import { RegisterPage } from '../features/auth/pages/RegisterPage';
-import { DevicesPage } from '../features/devices/pages/DevicesPage';
 import { LibraryPage } from '../features/library/pages/LibraryPage';
-import { ProfilePage } from '../features/profile/pages/ProfilePage';
 import { RequireAdmin, RequireAuth, SessionLoading } from './guards';
 import { RootLayout } from './RootLayout';
 import { RouteErrorPage } from './RouteErrorPage';
 
-// The player (Shaka) and the admin screens load on demand: most visits need neither.
+// Everything but sign-in and the library loads on demand: the player (Shaka) and the admin
+// screens are large, and Devices and Profile are visited rarely.
 const admin = {
   dashboard: () =>
     import('../features/admin/pages/AdminDashboardPage').then((m) => ({ Component: m.AdminDashboardPage })),
@@ -21,6 +20,8 @@ const admin = {
   access: () => import('../features/admin/pages/FileAccessPage').then((m) => ({ Component: m.FileAccessPage })),
 };
 const player = () => import('../features/player/pages/PlayerPage').then((m) => ({ Component: m.PlayerPage }));
+const devices = () => import('../features/devices/pages/DevicesPage').then((m) => ({ Component: m.DevicesPage }));
+const profile = () => import('../features/profile/pages/ProfilePage').then((m) => ({ Component: m.ProfilePage }));
 
 export const routes: RouteObject[] = [
   {
@@ -36,8 +37,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <LibraryPage /> },
           { path: 'player/:id', lazy: player },
-          { path: 'devices', element: <DevicesPage /> },
-          { path: 'profile', element: <ProfilePage /> },
+          { path: 'devices', lazy: devices },
+          { path: 'profile', lazy: profile },
         ],
       },
       {

@@ -1,6 +1,6 @@
 // The signed-in session as kept in the browser: token, user and device session in localStorage
 // (keys named by the spec), device warnings in sessionStorage so they survive the post-login reload.
-import type { LoginMutation, SessionDeviceFragment, SessionUserFragment } from '../gql/pending';
+import type { LoginMutation, SessionDeviceFragment, SessionUserFragment } from '../gql/graphql';
 
 export type SessionUser = SessionUserFragment;
 export type SessionDevice = SessionDeviceFragment;

@@ -8,7 +8,7 @@ import {
   type StoredSession,
   type SessionUser,
 } from '../../app/stored-session';
-import { LogoutDocument, MeDocument } from '../../gql/pending';
+import { LogoutDocument, MeDocument } from '../../gql/graphql';
 import { AuthContext, type AuthContextValue, type SessionStatus } from './auth-context';
 
 interface State extends StoredSession {

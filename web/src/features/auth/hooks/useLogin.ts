@@ -2,7 +2,7 @@ import { useMutation } from '@apollo/client/react';
 import { useRef, useState } from 'react';
 import { deviceData } from '../../../app/device';
 import { storeSession } from '../../../app/stored-session';
-import { LoginDocument } from '../../../gql/pending';
+import { LoginDocument } from '../../../gql/graphql';
 import { EMAIL_PATTERN, LoginRefused, callErrorText, loginScreenMessage } from '../auth-messages';
 
 interface Credentials {

@@ -1,7 +1,8 @@
 import { skipToken, useApolloClient, useSubscription } from '@apollo/client/react';
+import { announceAccessRevoked } from '../../../app/access-revoked';
 import { forceLogout } from '../../../app/forced-logout';
 import { useNotify } from '../../../app/notifications';
-import { SecurityEventsDocument } from '../../../gql/pending';
+import { SecurityEventsDocument } from '../../../gql/graphql';
 import { useAuth } from '../auth-context';
 
 /**
@@ -22,9 +23,11 @@ export function useSecurityEvents(): void {
             const event = data.data?.securityEvents;
             if (!event) return;
             if (`${event.type}` === 'ACCESS_REVOKED') {
-              if (event.message) notify(event.message, 'warning');
-              // The revoked file must drop out of whatever list or page shows it.
-              void client.refetchQueries({ include: 'active' });
+              const message = event.message || 'Your access to this file has been revoked.';
+              notify(message, 'warning');
+              // An open player of that file stops first; then lists drop the file.
+              announceAccessRevoked(event.fileId, message);
+              void client.refetchQueries({ include: ['AudioFiles'] });
             } else {
               forceLogout(event.message || undefined);
             }

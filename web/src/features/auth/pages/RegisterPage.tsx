@@ -5,7 +5,7 @@ import { Navigate, Link as RouterLink } from 'react-router';
 import { deviceData } from '../../../app/device';
 import { SessionLoading } from '../../../app/guards';
 import { storeSession } from '../../../app/stored-session';
-import { RegisterDocument } from '../../../gql/pending';
+import { RegisterDocument } from '../../../gql/graphql';
 import { useAuth } from '../auth-context';
 import { EMAIL_PATTERN, callErrorText } from '../auth-messages';
 import { AuthCard } from '../components/AuthCard';

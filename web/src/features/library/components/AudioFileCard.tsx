@@ -2,7 +2,7 @@ import AccessTimeIcon from '@mui/icons-material/AccessTime';
 import MusicNoteIcon from '@mui/icons-material/MusicNote';
 import PublicIcon from '@mui/icons-material/Public';
 import { Box, Card, CardActionArea, CardContent, Chip, Stack, Typography } from '@mui/material';
-import type { AudioFilesQuery } from '../../../gql/pending';
+import type { AudioFilesQuery } from '../../../gql/graphql';
 import { formatDuration } from '../format-duration';
 import { useCoverImage } from '../hooks/useCoverImage';
 

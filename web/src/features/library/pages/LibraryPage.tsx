@@ -18,7 +18,7 @@ import {
 } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { AudioFilesDocument } from '../../../gql/pending';
+import { AudioFilesDocument } from '../../../gql/graphql';
 import { useAuth } from '../../auth/auth-context';
 import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
 import { AudioFileCard, type LibraryFile } from '../components/AudioFileCard';
@@ -37,11 +37,12 @@ export function LibraryPage() {
 
   // The server narrows the list; the same rule applied here keeps results in step with typing.
   // cache-and-network: coming back to the library shows new uploads without a reload.
-  const { data, previousData, loading, error } = useQuery(AudioFilesDocument, {
-    variables: { search: serverSearch || null },
+  // 100 is the API's page maximum; a personal library stays well under it.
+  const { data, dataState, previousData, loading, error } = useQuery(AudioFilesDocument, {
+    variables: { search: serverSearch || null, offset: 0, limit: 100 },
     fetchPolicy: 'cache-and-network',
   });
-  const items = (data ?? previousData)?.audioFiles.items;
+  const items = (dataState === 'complete' ? data : previousData)?.audioFiles.items;
   const files = useMemo(() => (items ?? []).filter((f) => matches(f, needle)), [items, needle]);
 
   const onLogout = async () => {

@@ -1,5 +1,30 @@
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { useQuery } from '@apollo/client/react';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import { Alert, Box, Button, CircularProgress, Container } from '@mui/material';
+import { useNavigate, useParams } from 'react-router';
+import { PlayerFileDocument } from '../../../gql/graphql';
+import { PlayerContent } from '../components/PlayerContent';
 
+/** /player/{id}: one file with its secure player, chapters and checkpoints. */
 export function PlayerPage() {
-  return <PlaceholderPage title="Secure Player" />;
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { data, dataState, loading, error } = useQuery(PlayerFileDocument, { variables: { id } });
+
+  return (
+    <Container maxWidth="md" sx={{ py: 4 }}>
+      <Button startIcon={<ArrowBackIcon />} onClick={() => void navigate('/')} sx={{ mb: 2 }}>
+        Back to Library
+      </Button>
+      {loading && dataState !== 'complete' ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
+          <CircularProgress aria-label="Loading audio file" />
+        </Box>
+      ) : dataState === 'complete' ? (
+        <PlayerContent key={data.audioFile.id} file={data.audioFile} />
+      ) : (
+        <Alert severity="error">{error?.message || 'Failed to load audio file'}</Alert>
+      )}
+    </Container>
+  );
 }

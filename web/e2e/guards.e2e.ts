@@ -1,0 +1,64 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin, createUser } from './support/api';
+import { launchBrowser, newDevice } from './support/browser';
+import { signInThroughUi } from './support/ui';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const path = (url: string) => new URL(url).pathname;
+
+describe('route guards', () => {
+  it('sends signed-out visitors to /login for every signed-in route', async () => {
+    const { page, context } = await newDevice(browser);
+    for (const route of ['/', '/profile', '/devices', '/player/some-id', '/admin', '/admin/users']) {
+      await page.goto(route);
+      await page.waitForURL('**/login');
+      expect(await page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+    }
+    await context.close();
+  });
+
+  it('returns to the remembered admin page after signing in, and unknown paths go to the library', async () => {
+    const admin = await createAdmin();
+    const { page, context } = await newDevice(browser);
+    await page.goto('/admin/users');
+    await page.waitForURL('**/login');
+    await page.getByLabel('Email Address').fill(admin.email);
+    await page.getByLabel('Password', { exact: true }).fill(admin.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'I Understand - Proceed' }).click();
+    await page.waitForURL('**/admin/users');
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: 'My Audio Library' }).waitFor();
+    expect(path(page.url())).toBe('/');
+    await context.close();
+  });
+
+  it('keeps ordinary users out of admin screens', async () => {
+    const user = await createUser();
+    const { page, context } = await newDevice(browser);
+    await signInThroughUi(page, user.email, user.password);
+    for (const route of ['/admin', '/admin/users', '/admin/files/upload']) {
+      await page.goto(route);
+      await page.getByRole('heading', { name: 'My Audio Library' }).waitFor();
+      expect(path(page.url())).toBe('/');
+    }
+    // Signed in, /login shows the unread device warning instead of the form; once it is
+    // dismissed, the page sends them on.
+    await page.goto('/login');
+    await page.getByText('New Device Login').waitFor();
+    expect(await page.getByLabel('Email Address').count()).toBe(0);
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('heading', { name: 'My Audio Library' }).waitFor();
+    await page.goto('/login');
+    await page.getByRole('heading', { name: 'My Audio Library' }).waitFor();
+    await context.close();
+  });
+});

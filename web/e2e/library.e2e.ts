@@ -1,0 +1,68 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from './support/api';
+import { launchBrowser, newDevice, screenshot } from './support/browser';
+import { grantAccess, uploadAudio } from './support/media';
+import { signInThroughUi } from './support/ui';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('library', () => {
+  it('lists granted files and searches title and description case-insensitively', async () => {
+    const tag = Date.now().toString(36);
+    const user = await createUser();
+    const ocean = await uploadAudio(`Ocean Waves ${tag}`, { seconds: 5, description: 'Calm ZEBRA sounds' });
+    const forest = await uploadAudio(`Forest Birds ${tag}`, { seconds: 4 });
+    for (const file of [ocean, forest]) await grantAccess(user.id, file.id);
+
+    const { page, context } = await newDevice(browser);
+    await signInThroughUi(page, user.email, user.password);
+    const card = (title: string) => page.getByRole('button', { name: new RegExp(title) });
+    await card(ocean.title).waitFor();
+    await card(forest.title).waitFor();
+    expect(await card(forest.title).getByText('No description').isVisible()).toBe(true);
+    expect(await card(ocean.title).getByText('5s', { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Upload New File' }).count()).toBe(0);
+    await screenshot(page, 'library');
+
+    const search = page.getByRole('textbox', { name: 'Search audio files' });
+    await search.fill('zebra');
+    await expect.poll(() => card(forest.title).count(), { timeout: 10_000 }).toBe(0);
+    expect(await card(ocean.title).isVisible()).toBe(true);
+
+    await search.fill(`forest birds ${tag}`.toUpperCase());
+    await expect.poll(() => card(ocean.title).count(), { timeout: 10_000 }).toBe(0);
+    expect(await card(forest.title).isVisible()).toBe(true);
+
+    await search.fill(`no-such-title-${tag}`);
+    await page.getByText('No matching audio files found').waitFor();
+    await screenshot(page, 'library-no-match');
+
+    await search.fill('');
+    await card(ocean.title).click();
+    await page.waitForURL(`**/player/${ocean.id}`);
+    await context.close();
+  });
+
+  it('says so when there are no files at all', async () => {
+    const user = await createUser();
+    const { page, context } = await newDevice(browser);
+    // Other test files share this server and may have left public files, which every user sees:
+    // the library's own answer is stubbed to the empty list this state is about.
+    await page.route('**/graphql', async (route) => {
+      const body = route.request().postDataJSON() as { operationName?: string } | null;
+      if (body?.operationName !== 'AudioFiles') return route.fallback();
+      await route.fulfill({ json: { data: { audioFiles: { __typename: 'AudioFilePage', total: 0, items: [] } } } });
+    });
+    await signInThroughUi(page, user.email, user.password);
+    await page.getByText('No audio files available').waitFor();
+    await screenshot(page, 'library-empty');
+    await context.close();
+  });
+});

@@ -1,0 +1,108 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { authHeaders } from '../../../app/request-headers';
+import { createChapterStreamUrl } from '../drm-api';
+import { protectMediaElement } from '../media-protection';
+
+type ShakaModule = typeof import('shaka-player').default;
+type ShakaPlayer = InstanceType<ShakaModule['Player']>;
+
+function errorText(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  // Shaka rejects with shaka.util.Error: a numeric code, no message.
+  const code = (error as { code?: number } | null)?.code;
+  return code !== undefined ? `Shaka error ${code}` : String(error);
+}
+
+/**
+ * Plays ready chapters as AES-128 HLS through Shaka Player, loaded on first use so its code stays
+ * out of every other page. The key request carries the session headers (request filter).
+ */
+export function useChapterPlayback(fileId: string) {
+  const audioRef = useRef<HTMLAudioElement | null>(null);
+  const playerRef = useRef<ShakaPlayer | null>(null);
+  const [activeChapterId, setActiveChapterId] = useState<string | null>(null);
+  const [loadingChapterId, setLoadingChapterId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [position, setPosition] = useState(0);
+  const [playing, setPlaying] = useState(false);
+
+  const ensurePlayer = useCallback(async (audio: HTMLAudioElement): Promise<ShakaPlayer> => {
+    if (playerRef.current) return playerRef.current;
+    const shaka = (await import('shaka-player')).default;
+    shaka.polyfill.installAll();
+    if (!shaka.Player.isBrowserSupported()) throw new Error('This browser cannot play encrypted chapters');
+    const player = new shaka.Player();
+    await player.attach(audio);
+    player.getNetworkingEngine()?.registerRequestFilter((_type, request) => {
+      // Same-origin requests only: the playlist, segments and (type KEY) the AES key.
+      if (request.uris.every((uri) => new URL(uri, window.location.href).origin === window.location.origin)) {
+        Object.assign(request.headers, authHeaders());
+      }
+    });
+    player.addEventListener('error', (event) => {
+      const detail = (event as unknown as { detail?: unknown }).detail;
+      setError(`Failed to stream chapter: ${errorText(detail)}`);
+    });
+    playerRef.current = player;
+    return player;
+  }, []);
+
+  const playChapter = useCallback(
+    async (chapterId: string) => {
+      const audio = audioRef.current;
+      if (!audio) return setError('Audio player not available');
+      setError(null);
+      setLoadingChapterId(chapterId);
+      try {
+        const { streamUrl } = await createChapterStreamUrl(fileId, chapterId);
+        const player = await ensurePlayer(audio);
+        await player.load(new URL(streamUrl, window.location.origin).toString());
+        setActiveChapterId(chapterId);
+        setPosition(0);
+        await audio.play();
+      } catch (e) {
+        setError(`Failed to play chapter: ${errorText(e)}`);
+      } finally {
+        setLoadingChapterId(null);
+      }
+    },
+    [ensurePlayer, fileId],
+  );
+
+  const stopChapter = useCallback(async () => {
+    audioRef.current?.pause();
+    setActiveChapterId(null);
+    await playerRef.current?.unload();
+  }, []);
+
+  useEffect(() => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    protectMediaElement(audio);
+    const onTime = () => setPosition(audio.currentTime);
+    const onPlay = () => setPlaying(true);
+    const onPause = () => setPlaying(false);
+    audio.addEventListener('timeupdate', onTime);
+    audio.addEventListener('play', onPlay);
+    audio.addEventListener('pause', onPause);
+    audio.addEventListener('ended', onPause);
+    return () => {
+      audio.removeEventListener('timeupdate', onTime);
+      audio.removeEventListener('play', onPlay);
+      audio.removeEventListener('pause', onPause);
+      audio.removeEventListener('ended', onPause);
+    };
+  }, []);
+
+  useEffect(
+    () => () => {
+      void playerRef.current?.destroy();
+      playerRef.current = null;
+    },
+    [],
+  );
+
+  return { audioRef, activeChapterId, loadingChapterId, error, position, playing, playChapter, stopChapter };
+}
+
+export type ChapterPlayback = ReturnType<typeof useChapterPlayback>;
