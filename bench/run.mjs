@@ -1,0 +1,280 @@
+// `npm run bench`: every benchmark, one report (bench/REPORT.md), each figure beside a baseline
+// measured in the same run. Usage and details: bench/README.md.
+//
+// Contract for the other benchmark scripts (bench:<name> in the root package.json, e.g.
+// bench:upload, bench:stream): after its own stages this runner starts each one in turn, as
+// `node bench/<x>.mjs --json <file>` when the npm script ends in that command (the API is built
+// already), else as `npm run bench:<name> -- --json <file>`, with BENCH_TIME_LIMIT_SECONDS in its
+// environment: its share of the 14-minute budget, at most 6 minutes; it is stopped after that.
+// The script writes
+//   { "title": "...", "figures": [{ "label", "value", "unit", "baseline"?, "baselineLabel"?,
+//     "better"?: "higher"|"lower", "aim"?, "met"? }], "notes"?: ["..."] }
+// and exits 0. A script that writes no file still runs; its printed output goes into the report.
+// `--skip-others` leaves these scripts out (for working on this runner).
+//
+// Stages of this runner, all on loopback, bounded in count and time, the API as a child process:
+//   seed + SQL capture (in-process app) -> API: GraphQL, login, live events -> baseline server:
+//   the same SQL, argon2 alone, plain WebSockets, plain range reads -> fresh API: mixed load ->
+//   the other benchmark scripts -> REPORT.md.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { childBenches, runChildBench } from './lib/child-benches.mjs';
+import { openBenchDatabase } from './lib/database.mjs';
+import { repoRoot } from './lib/paths.mjs';
+import { renderReport } from './lib/report.mjs';
+
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+const plan = quick
+  ? {
+      graphqlSeconds: 2,
+      loginSeconds: 4,
+      subscribers: 100,
+      listeners: 40,
+      browsers: 5,
+      mixedSeconds: 15,
+      baselineStreamSeconds: 8,
+      events: { connectMs: 60_000, triggerMs: 60_000 },
+    }
+  : {
+      graphqlSeconds: 8,
+      loginSeconds: 15,
+      subscribers: 1000,
+      listeners: 200,
+      browsers: 20,
+      mixedSeconds: 60,
+      baselineStreamSeconds: 20,
+      events: { connectMs: 150_000, triggerMs: 120_000 },
+    };
+const counts = {
+  browsers: plan.browsers,
+  loginClients: 16,
+  subscribers: plan.subscribers,
+  listeners: plan.listeners,
+  files: 200,
+  grantsPerUser: 30,
+};
+
+const BUDGET_MS = 14 * 60_000;
+const MIN_CHILD_MS = 60_000;
+const MAX_CHILD_MS = 6 * 60_000;
+const t0 = performance.now();
+const log = (message) => console.log(`[bench ${Math.round((performance.now() - t0) / 1000)} s] ${message}`);
+const loadAvg = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
+const startedAt = new Date();
+const machine = {
+  cores: os.cpus().length,
+  model: os.cpus()[0]?.model ?? 'unknown CPU',
+  memoryGiB: (os.totalmem() / 1024 ** 3).toFixed(1),
+  freeGiB: (os.freemem() / 1024 ** 3).toFixed(1),
+  os: `${os.type()} ${os.release()} ${os.arch()}`,
+  node: process.version,
+  loadStart: loadAvg(),
+};
+
+/** Newest modification time under `dir` of files whose name matches `pattern`. */
+function newestMtime(dir, pattern) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && pattern.test(entry.name))
+      newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+const distMain = path.join(repoRoot, 'api/dist/main.js');
+const distFresh =
+  existsSync(distMain) && statSync(distMain).mtimeMs >= newestMtime(path.join(repoRoot, 'api/src'), /\.ts$/);
+if (args.has('--no-build') || distFresh) {
+  log(distFresh ? 'api/dist is newer than api/src: not rebuilding' : 'using the existing api/dist (--no-build)');
+} else {
+  log('building the API (npm run build -w api)');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'api'], { cwd: repoRoot, stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('The API does not build; fix that first (or pass --no-build to use the existing api/dist).');
+    process.exit(1);
+  }
+}
+
+// Loaded after the build: these import api/dist.
+const { seed } = await import('./lib/seed.mjs');
+const { captureSql } = await import('./lib/sql-capture.mjs');
+const { startServer } = await import('./lib/server.mjs');
+const graphql = await import('./lib/stage-graphql.mjs');
+const login = await import('./lib/stage-login.mjs');
+const events = await import('./lib/stage-events.mjs');
+const mixed = await import('./lib/stage-mixed.mjs');
+
+const outDir = path.join(repoRoot, 'bench/out');
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+const work = mkdtempSync(path.join(os.tmpdir(), 'pal-bench-'));
+const dataDir = path.join(work, 'data');
+const db = await openBenchDatabase(process.env.BENCH_DATABASE_URL);
+const env = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+  LOG_LEVEL: 'warn',
+  // The per-address login limit (30/min) would refuse the login stage, which comes from one address.
+  LOGIN_RATE_LIMIT_PER_MINUTE: '1000000',
+  ADMIN_EMAIL: 'bench-admin@bench.example',
+  ...(db.url ? { DATABASE_URL: db.url } : {}),
+};
+const apiMain = path.join(repoRoot, 'api/dist/main.js');
+const results = {};
+const sections = [];
+const failures = [];
+
+/** Runs one stage; a failure is reported in its section instead of ending the whole run. */
+async function stage(name, fn) {
+  log(name);
+  try {
+    return await fn();
+  } catch (err) {
+    log(`  FAILED: ${err.stack ?? err}`);
+    failures.push({ name, error: err.message ?? String(err) });
+    return null;
+  }
+}
+
+let serverCount = 0;
+async function withServer(script, serverEnv, name, fn) {
+  const logFile = path.join(outDir, `${++serverCount}-${name.split(' ')[0].toLowerCase()}.log`);
+  const server = await startServer(script, serverEnv, name, logFile);
+  log(`  ${name} at ${server.url}, output in ${path.relative(repoRoot, logFile)}`);
+  try {
+    return await fn(server);
+  } finally {
+    const code = await server.stop();
+    if (code !== 0 && code !== null) log(`  ${name} exited with ${code}: ${server.stderrTail()}`);
+  }
+}
+
+try {
+  log(`seeding ${JSON.stringify(counts)} in ${dataDir} on ${db.label}`);
+  const seeded = await seed(env, counts);
+  const operations = graphql.graphqlOperations(seeded);
+  let captured;
+  try {
+    captured = await captureSql(seeded.app, operations);
+  } finally {
+    await seeded.app.close();
+  }
+  const bytesFile = seeded.bytesFile;
+  const size = statSync(bytesFile).size;
+  const baselineInput = path.join(work, 'baseline-input.json');
+  writeFileSync(
+    baselineInput,
+    JSON.stringify({ queries: captured, passwordHash: seeded.passwordHash, password: seeded.password, bytesFile }),
+  );
+  writeFileSync(path.join(outDir, 'captured-sql.json'), JSON.stringify(captured, null, 2));
+
+  await withServer(apiMain, env, 'API', async (api) => {
+    results.graphql = await stage('GraphQL load against the API', () =>
+      graphql.loadGraphql(api.url, operations, plan.graphqlSeconds, log),
+    );
+    results.login = await stage('login load against the API', () =>
+      login.loadLogin(api, seeded.loginUsers, plan.loginSeconds),
+    );
+    results.events = await stage(`live events: ${seeded.subscribers.length} subscribers`, () =>
+      events.loadEvents(api, seeded.subscribers, seeded.admin[0], plan.events),
+    );
+  });
+
+  const baselineEnv = {
+    DATA_DIR: dataDir,
+    BENCH_BASELINE_INPUT: baselineInput,
+    ...(db.url ? { BENCH_DB_URL: db.url } : {}),
+  };
+  await withServer(path.join(repoRoot, 'bench/lib/baseline-server.mjs'), baselineEnv, 'baseline', async (base) => {
+    results.sql = await stage('baseline: the same SQL', () =>
+      graphql.loadSql(base.url, operations, plan.graphqlSeconds, log),
+    );
+    results.argon2 = await stage('baseline: argon2id alone', () => login.loadArgon2(base, plan.loginSeconds));
+    results.plainEvents = await stage('baseline: plain WebSocket pushes', () =>
+      events.loadPlainEvents(base, seeded.subscribers.length, plan.events),
+    );
+    results.plainStreams = await stage('baseline: plain range reads', () =>
+      mixed.loadPlainStreams({
+        url: base.url,
+        listeners: seeded.listeners.length,
+        size,
+        seconds: plan.baselineStreamSeconds,
+      }),
+    );
+  });
+
+  await withServer(apiMain, env, 'API (fresh, for the mixed load)', async (api) => {
+    results.mixed = await stage(`mixed load for ${plan.mixedSeconds} s`, async () => {
+      const streamUrls = await mixed.openStreams(api.url, seeded.listeners, seeded.publicFileIds);
+      return mixed.loadMixed({
+        server: api,
+        streamUrls,
+        size,
+        browsers: seeded.browsers,
+        uploaders: seeded.admin.slice(1),
+        seconds: plan.mixedSeconds,
+      });
+    });
+  });
+
+  const section = (title, fn, ...parts) =>
+    parts.every(Boolean) ? fn(...parts) : { title, error: 'see the failures below' };
+  sections.push(
+    section(
+      'GraphQL: library query and admin user list',
+      (a, b) => graphql.graphqlSection(operations, a, b, captured),
+      results.graphql,
+      results.sql,
+    ),
+    section('Login', login.loginSection, results.login, results.argon2),
+    section('Live events', events.eventsSection, results.events, results.plainEvents),
+    section('Mixed load', mixed.mixedSection, results.mixed, results.plainStreams),
+  );
+} catch (err) {
+  log(`run aborted: ${err.stack ?? err}`);
+  failures.push({ name: 'run', error: err.message ?? String(err) });
+} finally {
+  rmSync(work, { recursive: true, force: true });
+  await db.drop();
+}
+
+const others = args.has('--skip-others') ? [] : childBenches();
+for (const [i, bench] of others.entries()) {
+  // The whole run must end within BUDGET_MS: the scripts share what is left, 6 minutes at most each.
+  const share = (BUDGET_MS - (performance.now() - t0)) / (others.length - i);
+  const limitMs = Math.max(MIN_CHILD_MS, Math.min(MAX_CHILD_MS, share));
+  log(`other benchmark: npm run ${bench.name} (limit ${Math.round(limitMs / 1000)} s)`);
+  sections.push(await runChildBench(bench, outDir, log, limitMs));
+}
+
+machine.loadEnd = loadAvg();
+for (const f of failures) sections.push({ title: `Stage failed: ${f.name}`, error: f.error });
+const notes = [
+  'The machine is shared with other engineers running builds and tests, so absolute figures are noisy; the load averages above show how busy it was. Each baseline ran in the same run on the same machine, so ratios are steadier than absolute numbers.',
+  'Server, baseline server and load generator are separate processes on the same cores: the load generator competes with the server it measures.',
+  `Counts: ${JSON.stringify(counts)}. The login stage raises LOGIN_RATE_LIMIT_PER_MINUTE (default 30 per address) since all logins come from 127.0.0.1.`,
+  ...(quick ? ['QUICK run (`--quick`): shortened stages and fewer clients; not the figures the aims refer to.'] : []),
+];
+const report = renderReport({
+  machine,
+  database: db.label,
+  mode: quick ? 'quick' : 'full',
+  startedAt,
+  seconds: (performance.now() - t0) / 1000,
+  sections,
+  notes,
+});
+writeFileSync(path.join(repoRoot, 'bench/REPORT.md'), report);
+writeFileSync(path.join(outDir, 'results.json'), JSON.stringify({ machine, plan, results, failures }, null, 2));
+log(`wrote bench/REPORT.md (${failures.length} failed stage(s))`);
+process.exit(failures.length > 0 ? 1 : 0);
