@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAsAdmin, uploadAudio } from './support/admin';
+import { signInAsAdmin } from './support/admin';
+import { uploadAudio } from './support/media';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { signInThroughUi } from './support/ui';
@@ -26,7 +27,7 @@ function localDateTime(msFromNow: number): string {
 describe('admin: manage access', () => {
   it("grants access with an expiry (the user's library gains the file), then revokes it (the open player stops)", async () => {
     const title = `Private ${randomUUID().slice(0, 6)}`;
-    const fileId = await uploadAudio(title, { seconds: 30 });
+    const { id: fileId } = await uploadAudio(title, { seconds: 30 });
     const listener = await createUser('Granted Listener');
 
     const user = await newDevice(browser);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAsAdmin, uploadAudio } from './support/admin';
+import { signInAsAdmin } from './support/admin';
+import { uploadAudio } from './support/media';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 
 let browser: Browser;
@@ -16,7 +17,7 @@ const visible = (page: Page, text: string | RegExp) => () => page.getByText(text
 
 describe('admin: chapters', () => {
   it('adds a chapter, loads samples, finalizes and plays a ready chapter', async () => {
-    const fileId = await uploadAudio(`Chaptered ${randomUUID().slice(0, 6)}`, { seconds: 40 });
+    const { id: fileId } = await uploadAudio(`Chaptered ${randomUUID().slice(0, 6)}`, { seconds: 40 });
     const { page, context } = await newDevice(browser);
     await signInAsAdmin(page);
     await page.goto(`/admin/files/edit/${fileId}`);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCover, signInAsAdmin, uploadAudio } from './support/admin';
+import { signInAsAdmin } from './support/admin';
+import { makeCover, uploadAudio } from './support/media';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 
 let browser: Browser;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAsAdmin, uploadAudio } from './support/admin';
+import { signInAsAdmin } from './support/admin';
+import { uploadAudio } from './support/media';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 
 let browser: Browser;

@@ -1,40 +1,54 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { adminApi, rest } from './api';
 
-const require = createRequire(import.meta.url);
+// Real media made with the bundled ffmpeg, kept for the run so each file is made once.
+const ffmpegPath = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+const mediaDir = mkdtempSync(path.join(tmpdir(), 'pal-e2e-media-'));
 
-/** A real MP3 (a sine tone) made with the bundled ffmpeg: MP3 frames resync, so byte windows play. */
-export function makeMp3(seconds: number): Buffer {
-  const ffmpeg = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-  const dir = mkdtempSync(path.join(tmpdir(), 'pal-audio-'));
-  const file = path.join(dir, 'tone.mp3');
-  try {
-    execFileSync(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-      '-c:a', 'libmp3lame', '-b:a', '64k', '-y', file]);
-    return readFileSync(file);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+function ffmpeg(args: string[], output: string): string {
+  if (!existsSync(output)) execFileSync(ffmpegPath, ['-y', '-loglevel', 'error', ...args, output]);
+  return output;
 }
 
-/** Uploads an audio file as the administrator; private unless `isPublic`. */
+/**
+ * A sine tone as MP3 (small; MP3 frames resync, so byte windows play) or WAV (about 176 KB a
+ * second: big enough for several upload chunks). Returns its path.
+ */
+export function makeAudio(seconds: number, format: 'mp3' | 'wav' = 'mp3', name = `tone-${seconds}s`): string {
+  const codec = format === 'mp3' ? ['-c:a', 'libmp3lame', '-b:a', '64k'] : ['-c:a', 'pcm_s16le', '-ac', '2'];
+  return ffmpeg(
+    ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`, ...codec],
+    path.join(mediaDir, `${name}.${format}`),
+  );
+}
+
+/** A solid-colour PNG, for cover images. */
+export function makeCover(color = 'red', size = 600): string {
+  return ffmpeg(
+    ['-f', 'lavfi', '-i', `color=c=${color}:s=${size}x${size}`, '-frames:v', '1'],
+    path.join(mediaDir, `cover-${color}-${size}.png`),
+  );
+}
+
+/** Uploads an MP3 tone as the administrator through POST /api/v1/files; private unless `isPublic`. */
 export async function uploadAudio(
   title: string,
   { seconds = 30, description = '', isPublic = false }: { seconds?: number; description?: string; isPublic?: boolean } = {},
 ): Promise<{ id: string; title: string }> {
+  const file = makeAudio(seconds);
   const form = new FormData();
-  form.set('audio', new Blob([new Uint8Array(makeMp3(seconds))], { type: 'audio/mpeg' }), `${title.replace(/\W+/g, '-')}.mp3`);
+  form.set('audio', new Blob([new Uint8Array(readFileSync(file))], { type: 'audio/mpeg' }), `${title.replace(/\W+/g, '-')}.mp3`);
   form.set('title', title);
   form.set('description', description);
   form.set('isPublic', String(isPublic));
   const admin = await adminApi();
   const send = () => rest<{ data: { id: string } }>('POST', '/files', form, admin);
-  // A pooled keep-alive connection may have been closed by the server while ffmpeg ran (EPIPE on
-  // the body); a POST is not retried by fetch itself, so try once more on a fresh connection.
+  // A pooled keep-alive connection may have been closed by the server meanwhile (EPIPE on the
+  // body); fetch does not retry a POST itself, so try once more on a fresh connection.
   const res = await send().catch(send);
   if (res.status >= 300) throw new Error(`upload failed: ${JSON.stringify(res.body)}`);
   return { id: res.body.data.id, title };
