@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../context.js';
+import { parsePage, type Page } from '../../graphql/paging.js';
+import { requireAdmin } from '../auth/auth.policy.js';
 import type { User } from '../users/user.entity.js';
 import { AuditEntry } from './audit-entry.entity.js';
+import type { AuditLogPage } from './audit.types.js';
 
 export type AuditAction =
   | 'login.success'
@@ -50,4 +53,30 @@ export function recordAudit(ctx: Ctx, input: AuditInput, em: EntityManager = ctx
   });
   em.persist(entry);
   return entry;
+}
+
+/** Administrators: the audit log, newest first, one page at a time. */
+export async function listAuditLog(ctx: Ctx, pageInput: Partial<Page>): Promise<AuditLogPage> {
+  requireAdmin(ctx);
+  const page = parsePage(pageInput);
+  const [rows, total] = await ctx.em.findAndCount(
+    AuditEntry,
+    {},
+    { orderBy: { createdAt: 'desc', id: 'desc' }, offset: page.offset, limit: page.limit },
+  );
+  return {
+    total,
+    items: rows.map((r) => ({
+      id: String(r.id),
+      userId: r.user?.id ?? null,
+      email: r.actorEmail ?? null,
+      action: r.action,
+      deviceId: r.deviceId ?? null,
+      deviceSessionId: r.deviceSessionId ?? null,
+      ipAddress: r.ipAddress ?? null,
+      userAgent: r.userAgent ?? null,
+      details: r.details ?? null,
+      createdAt: r.createdAt,
+    })),
+  };
 }
