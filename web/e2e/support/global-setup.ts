@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ let dataDir: string | undefined;
 export async function setup(project: TestProject): Promise<void> {
   dataDir = mkdtempSync(path.join(tmpdir(), 'pal-e2e-'));
   const port = 24000 + Math.floor(Math.random() * 10000);
+  mkdirSync(path.join(root, 'test-results'), { recursive: true });
   const log = createWriteStream(path.join(root, 'test-results', 'e2e-server.log'), { flags: 'w' });
   server = spawn('node', ['api/dist/main.js'], {
     cwd: root,
