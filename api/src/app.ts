@@ -18,7 +18,7 @@ import { AppError } from './errors.js';
 import { authenticate, bearerToken } from './features/auth/authenticate.js';
 import { RateLimiter } from './features/auth/rate-limiter.js';
 import type { GqlContext } from './graphql/context.js';
-import { createFormatError } from './graphql/errors.js';
+import { createFormatError, refusal } from './graphql/errors.js';
 import { queryLimitsRule } from './graphql/limits.js';
 import { createLoaders } from './graphql/loaders.js';
 import { createEventBus, type EventBus } from './graphql/pubsub.js';
@@ -123,11 +123,14 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
         // Introspection is for signed-in integrators, not for anonymous probes.
         async requestDidStart({ contextValue }) {
           return {
-            async didResolveOperation({ document }) {
+            async didResolveOperation({ document, operation }) {
+              if (operation?.operation === 'subscription') {
+                throw refusal(new AppError('BAD_USER_INPUT', 'Subscriptions are served over WebSocket at /graphql'));
+              }
               if (contextValue.caller) return;
               const text = JSON.stringify(document);
               if (text.includes('"__schema"') || text.includes('"__type"')) {
-                throw new AppError('UNAUTHENTICATED', 'Sign in to introspect the schema');
+                throw refusal(new AppError('UNAUTHENTICATED', 'Sign in to introspect the schema'));
               }
             },
           };

@@ -49,3 +49,13 @@ export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not
 export const forbidden = (message = 'You do not have permission to do this') =>
   new AppError('FORBIDDEN', message);
 export const badInput = (message: string) => new AppError('BAD_USER_INPUT', message);
+
+/**
+ * A database refusal caused by the caller's text rather than by the server: PostgreSQL cannot
+ * store a NUL character (22021) nor an escape it cannot translate (22P05), in text or jsonb.
+ */
+export function fromDatabaseInputError(err: unknown): AppError | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '22021' || code === '22P05') return new AppError('BAD_USER_INPUT', 'Text must not contain NUL characters');
+  return null;
+}

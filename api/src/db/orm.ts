@@ -11,6 +11,18 @@ export interface OrmOptions {
   debug?: boolean;
 }
 
+/**
+ * PostgreSQL cannot hold a NUL in text, and one inside a query breaks the wire message itself
+ * ("invalid message format"). Refuse it before it is sent, with PostgreSQL's own code for it,
+ * which the error formatters turn into BAD_USER_INPUT.
+ */
+function refuseNul(sql: string, params: readonly unknown[]): string {
+  if (sql.includes('\u0000') || params.some((p) => typeof p === 'string' && p.includes('\u0000'))) {
+    throw Object.assign(new Error('Text must not contain NUL characters'), { code: '22021' });
+  }
+  return sql;
+}
+
 export function ormConfig({ url, embedded, debug }: OrmOptions): Options {
   return {
     driver: PostgreSqlDriver,
@@ -30,6 +42,7 @@ export function ormConfig({ url, embedded, debug }: OrmOptions): Options {
       silent: true,
       fileName: (timestamp: string, name?: string) => `Migration${timestamp}${name ? `_${name}` : ""}`,
     },
+    onQuery: refuseNul,
     dataloader: true,
     forceUtcTimezone: true,
     ignoreUndefinedInQuery: true,

@@ -1,6 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError } from '../errors.js';
+import { AppError, fromDatabaseInputError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 const passThroughCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST']);
@@ -11,6 +11,7 @@ export function createFormatError(logger: Logger) {
     let original = unwrapResolverError(error);
     // Errors thrown by plugins arrive wrapped in a GraphQLError.
     if (original instanceof GraphQLError && original.originalError instanceof AppError) original = original.originalError;
+    original = fromDatabaseInputError(original) ?? original;
     if (original instanceof AppError) {
       return {
         message: original.message,
@@ -35,4 +36,15 @@ export function createFormatError(logger: Logger) {
     });
     return { message: `Internal server error (reference ${errorId})`, path: formatted.path, extensions: { code: 'INTERNAL' } };
   };
+}
+
+/**
+ * An AppError raised by a plugin before execution, as a GraphQLError that carries the HTTP status
+ * (Apollo answers 500 for anything else thrown there).
+ */
+export function refusal(error: AppError): GraphQLError {
+  return new GraphQLError(error.message, {
+    originalError: error,
+    extensions: { code: error.code, http: { status: error.httpStatus } },
+  });
 }

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError } from '../errors.js';
+import { AppError, fromDatabaseInputError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 interface BodyParserError extends Error {
@@ -9,6 +9,8 @@ interface BodyParserError extends Error {
 
 function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  const fromDatabase = fromDatabaseInputError(err);
+  if (fromDatabase) return fromDatabase;
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':

@@ -32,7 +32,7 @@ export interface Session {
 }
 
 /** Signs in through REST as a person would: the approval round trip, then the approved login. */
-export async function signIn(t: TestApp, email: string, deviceId = newDeviceId()): Promise<Session> {
+export async function signIn(t: Pick<TestApp, 'rest'>, email: string, deviceId = newDeviceId()): Promise<Session> {
   const deviceData = { deviceId, deviceName: 'Chrome on Linux', browser: 'Chrome', os: 'Linux', deviceType: 'Desktop' };
   let res = await t.rest<Record<string, never>>('POST', '/auth/login', { email, password: TEST_PASSWORD, deviceData });
   if (res.body.requiresDeviceApproval) {

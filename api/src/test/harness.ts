@@ -49,6 +49,29 @@ export interface StartOptions {
   dataDir?: string;
 }
 
+/** REST calls to /api/v1 of an app at `url` (JSON bodies encoded, answers decoded when JSON). */
+export function restCaller(url: string): TestApp['rest'] {
+  return async (method, route, body, callOptions) => {
+    const isRaw = typeof body === 'string' || body instanceof Uint8Array || body instanceof FormData;
+    const res = await fetch(`${url}/api/v1${route}`, {
+      method,
+      headers: {
+        ...(body !== undefined && !isRaw ? { 'content-type': 'application/json' } : {}),
+        ...authHeaders(callOptions),
+      },
+      body: body === undefined ? undefined : isRaw ? (body as RequestInit['body']) : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed as never };
+  };
+}
+
 /** Starts the real app (createApp) on a random loopback port over a clean database. */
 export async function startTestApp(options: StartOptions = {}): Promise<TestApp & { databaseUrl?: string; dataDir: string }> {
   const db = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
@@ -72,25 +95,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp 
     config,
     databaseUrl: db.url,
     dataDir,
-    async rest(method, route, body, callOptions) {
-      const isRaw = typeof body === 'string' || body instanceof Uint8Array || body instanceof FormData;
-      const res = await fetch(`${url}/api/v1${route}`, {
-        method,
-        headers: {
-          ...(body !== undefined && !isRaw ? { 'content-type': 'application/json' } : {}),
-          ...authHeaders(callOptions),
-        },
-        body: body === undefined ? undefined : isRaw ? (body as RequestInit['body']) : JSON.stringify(body),
-      });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: res.status, headers: res.headers, body: parsed as never };
-    },
+    rest: restCaller(url),
     async gql(query, variables, callOptions) {
       const res = await fetch(`${url}/graphql`, {
         method: 'POST',

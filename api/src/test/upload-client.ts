@@ -32,7 +32,7 @@ export function audioPart(filePath: string, type = 'audio/mpeg') {
 }
 
 /** The chunked client's calls, one helper each. */
-export function chunkedClient(t: TestApp, session: Session) {
+export function chunkedClient(t: Pick<TestApp, 'rest'>, session: Session) {
   return {
     init(bytes: Uint8Array, fileName: string, overrides: Record<string, unknown> = {}) {
       return t.rest<{ success: boolean; uploadId: string; message?: string; error?: { code: string } }>(

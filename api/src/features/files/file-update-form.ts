@@ -32,7 +32,9 @@ export function readFileUpdateForm(req: Request): Promise<FileUpdateForm> {
     });
     parser.on('file', (name, stream, info) => {
       if (name !== 'cover') {
-        stream.resume();
+        // A body cut short also fails this ignored part; the parser's own error reports it, and an
+        // 'error' with no listener would crash the process.
+        stream.on('error', () => undefined).resume();
         failure ??= new AppError('BAD_USER_INPUT', `Unexpected file field ${name}`);
         return;
       }

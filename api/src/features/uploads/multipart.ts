@@ -72,7 +72,9 @@ export function readMultipart<H extends FileHandlers>(
       const handler = handlers[name];
       if (!handler || seen.has(name)) {
         failure ??= new AppError('BAD_USER_INPUT', `Unexpected file field: ${name}`);
-        stream.resume();
+        // A body cut short also fails this ignored part; the parser's own error reports it, and an
+        // 'error' with no listener would crash the process.
+        stream.on('error', () => undefined).resume();
         return;
       }
       seen.add(name);
