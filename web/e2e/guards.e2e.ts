@@ -35,6 +35,8 @@ describe('route guards', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('button', { name: 'I Understand - Proceed' }).click();
     await page.waitForURL('**/admin/users');
+    // Let the reload that follows sign-in settle before navigating away from it.
+    await page.getByRole('heading', { name: 'User Management' }).waitFor();
     await page.goto('/no/such/page');
     await page.getByRole('heading', { name: 'My Audio Library' }).waitFor();
     expect(path(page.url())).toBe('/');
