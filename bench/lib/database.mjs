@@ -22,7 +22,7 @@ export async function openBenchDatabase(serverUrl) {
     const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'));
     return {
       url: undefined,
-      label: `embedded PGlite ${pkg.version} (PostgreSQL compiled to WASM, in the API process, served over pglite-socket to the same MikroORM/pg driver, one connection)`,
+      label: `embedded PGlite ${pkg.version} (PostgreSQL compiled to WASM, in a worker thread of the API process, served over pglite-socket to the same MikroORM/pg driver, one connection)`,
       drop: async () => {},
     };
   }
