@@ -18,6 +18,7 @@ export default tseslint.config(
         setInterval: 'readonly',
         clearInterval: 'readonly',
         fetch: 'readonly',
+        FormData: 'readonly',
         Buffer: 'readonly',
         crypto: 'readonly',
         window: 'readonly',
