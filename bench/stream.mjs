@@ -216,7 +216,8 @@ async function main() {
       .map((c) => ({ start: c.startTime, end: c.endTime }))
       .sort((a, b) => a.start - b.start)
       .map((c, i, all) => ({ start: c.start, end: c.end ?? all[i + 1]?.start ?? SECONDS }));
-    const parallel = Math.max(1, Math.min(availableParallelism(), 2));
+    // As many at a time as finalize runs (chapter-finalize.ts: one per core, at most 4).
+    const parallel = Math.max(1, Math.min(availableParallelism(), 4));
     console.log(`\nFinalize ${ranges.length} chapters of the ${SECONDS} s file (filesystem storage, ${parallel} ffmpeg at a time)`);
     const bareMs = await bareFfmpeg(source, ranges, parallel);
     const started = performance.now();

@@ -1,0 +1,196 @@
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generateTestAudio } from '../../test/audio-fixtures.js';
+import { createAdminSession, type Session } from '../../test/factories.js';
+import { startTestApp, type TestApp } from '../../test/harness.js';
+import { chunkedClient, CLIENT_CHUNK_SIZE, sha256 } from '../../test/upload-client.js';
+import { AudioFile } from '../files/audio-file.entity.js';
+import { hashForChunk } from './running-hash.js';
+
+/**
+ * A client that goes away in the middle of a file part: the server keeps only what it fully
+ * received, the chunked upload stays resumable with an exact hash, and a plain upload leaves
+ * neither a row nor bytes behind.
+ */
+
+let t: TestApp;
+let admin: Session;
+/** About 11.5 MB of real WAV: three chunks, the last one short. */
+let wav: Buffer;
+const name = 'Interrupted.wav';
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await createAdminSession(t);
+  wav = readFileSync(await generateTestAudio('wav', 130, name));
+  expect(Math.ceil(wav.length / CLIENT_CHUNK_SIZE)).toBe(3);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const inDataDir = (...parts: string[]) => path.join(t.config.dataDir, ...parts);
+const filesIn = (dir: string) => (existsSync(inDataDir(dir)) ? readdirSync(inDataDir(dir)) : []);
+const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+const chunkOf = (index: number) => wav.subarray(index * CLIENT_CHUNK_SIZE, (index + 1) * CLIENT_CHUNK_SIZE);
+
+/** Whether this process, which runs the server, holds a file under `dir` open. */
+function holdsOpen(dir: string): boolean {
+  return readdirSync('/proc/self/fd').some((fd) => {
+    try {
+      return readlinkSync(path.join('/proc/self/fd', fd)).startsWith(dir + path.sep);
+    } catch {
+      return false; // closed while listing
+    }
+  });
+}
+
+/** What the server's running SHA-256 of a chunked upload covers: the next chunk index's hash so far. */
+function runningDigest(uploadId: string, nextIndex: number): string | undefined {
+  return hashForChunk(t.config, uploadId, nextIndex)?.digest('hex');
+}
+
+interface Cut {
+  route: string;
+  headers: Record<string, string>;
+  field: string;
+  fileName: string;
+  bytes: Uint8Array;
+  /** Bytes of the file part sent before the connection is cut. */
+  sent: number;
+  /** Holds once the server is writing the part; the cut waits for it. */
+  serverIsWriting: () => boolean;
+}
+
+/**
+ * A multipart POST announcing the whole part in Content-Length, of which only `sent` bytes go out;
+ * once the server is writing them the socket is destroyed, as when a browser tab is closed.
+ */
+async function cutMidPart(cut: Cut): Promise<void> {
+  const boundary = 'cut-boundary';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${cut.field}"; filename="${cut.fileName}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const req = request(`${t.url}/api/v1${cut.route}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${admin.token}`,
+      'x-device-id': admin.deviceId,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(head.length + cut.bytes.length + tail.length),
+      ...cut.headers,
+    },
+  });
+  const outcome = new Promise<string>((resolve) => {
+    req.on('response', (res) => resolve(`answered ${res.statusCode}`));
+    req.on('error', () => resolve('cut'));
+    req.on('close', () => resolve('cut'));
+  });
+  req.write(head);
+  req.write(cut.bytes.subarray(0, cut.sent));
+  await vi.waitFor(() => expect(cut.serverIsWriting()).toBe(true), { timeout: 15_000, interval: 20 });
+  req.destroy();
+  // The server was still waiting for the rest when the client went away.
+  expect(await outcome).toBe('cut');
+}
+
+function cutChunk(uploadId: string, index: number, serverIsWriting: () => boolean): Promise<void> {
+  const chunk = chunkOf(index);
+  return cutMidPart({
+    route: '/audio/upload/chunk',
+    headers: {
+      'x-upload-id': uploadId,
+      'x-chunk-index': String(index),
+      'x-total-chunks': '3',
+      'x-file-size': String(wav.length),
+      'x-file-name': encodeURIComponent(name),
+    },
+    field: 'chunk',
+    fileName: 'blob',
+    bytes: chunk,
+    sent: Math.floor(chunk.length / 2),
+    serverIsWriting,
+  });
+}
+
+describe('a client that disconnects mid-chunk', () => {
+  it('keeps only the chunks received in full; the cut chunk is sent again and the hash still matches', async () => {
+    const c = chunkedClient(t, admin);
+    const id = (await c.init(wav, name)).body.uploadId;
+    const dir = inDataDir('uploads', id);
+    expect((await c.chunk(id, wav, name, 0)).status).toBe(200);
+    expect(runningDigest(id, 1)).toBe(sha256(chunkOf(0)));
+
+    await cutChunk(id, 1, () => holdsOpen(dir) && sizeOf(path.join(dir, 'data')) > CLIENT_CHUNK_SIZE);
+    // The server lets go of the half-written chunk, and nothing beyond the resumable state is left.
+    await vi.waitFor(() => expect(holdsOpen(dir)).toBe(false), { timeout: 10_000, interval: 20 });
+    expect(readdirSync(dir).sort()).toEqual(['chunks', 'data']);
+    expect(readdirSync(path.join(dir, 'chunks'))).toEqual(['0']);
+
+    const status = await c.status(id);
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ uploadedChunks: [0], data: { status: 'active' } });
+    // The half chunk fed nothing into the running hash.
+    expect(runningDigest(id, 1)).toBe(sha256(chunkOf(0)));
+
+    const resent = await c.chunk(id, wav, name, 1);
+    expect(resent.body).toMatchObject({ success: true, uploadedChunks: [0, 1] });
+    expect((await c.chunk(id, wav, name, 2)).status).toBe(200);
+    const done = await c.finalize(id, { title: 'Cut and resumed' });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
+    expect(readFileSync(inDataDir(file.storagePath)).equals(wav)).toBe(true);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('leaves the running hash at the first chunk when that chunk is cut', async () => {
+    const c = chunkedClient(t, admin);
+    const id = (await c.init(wav, name)).body.uploadId;
+    const dir = inDataDir('uploads', id);
+    expect(runningDigest(id, 0)).toBe(sha256(new Uint8Array()));
+
+    await cutChunk(id, 0, () => holdsOpen(dir) && sizeOf(path.join(dir, 'data')) > 0);
+    await vi.waitFor(() => expect(holdsOpen(dir)).toBe(false), { timeout: 10_000, interval: 20 });
+    expect(readdirSync(path.join(dir, 'chunks'))).toEqual([]);
+    expect((await c.status(id)).body.uploadedChunks).toEqual([]);
+    expect(runningDigest(id, 0)).toBe(sha256(new Uint8Array()));
+
+    expect((await c.chunk(id, wav, name, 0)).status).toBe(200);
+    expect(runningDigest(id, 1)).toBe(sha256(chunkOf(0)));
+    for (const index of [1, 2]) expect((await c.chunk(id, wav, name, index)).status).toBe(200);
+    expect(runningDigest(id, 3)).toBe(sha256(wav));
+    const done = await c.finalize(id);
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    expect(done.body.data).toMatchObject({ size: wav.length, filename: name });
+  });
+});
+
+describe('a client that disconnects mid-upload of POST /files', () => {
+  it('registers no file and leaves no bytes behind', async () => {
+    const filesBefore = await t.app.orm.em.fork().count(AudioFile, {});
+    const audioBefore = filesIn('audio');
+    const tmp = inDataDir('tmp');
+
+    await cutMidPart({
+      route: '/files',
+      headers: {},
+      field: 'audio',
+      fileName: name,
+      bytes: wav,
+      sent: Math.floor(wav.length / 2),
+      serverIsWriting: () => holdsOpen(tmp) && filesIn('tmp').some((f) => sizeOf(path.join(tmp, f)) > 0),
+    });
+    await vi.waitFor(() => expect(filesIn('tmp')).toEqual([]), { timeout: 10_000, interval: 20 });
+    expect(holdsOpen(tmp)).toBe(false);
+
+    // The server still answers, and nothing of the cut upload shows anywhere.
+    const list = await t.rest<{ data: { id: string }[] }>('GET', '/admin/files', undefined, admin);
+    expect(list.status).toBe(200);
+    expect(await t.app.orm.em.fork().count(AudioFile, {})).toBe(filesBefore);
+    expect(list.body.data).toHaveLength(filesBefore);
+    expect(filesIn('audio')).toEqual(audioBefore);
+  });
+});
