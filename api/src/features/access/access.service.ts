@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
@@ -102,6 +102,8 @@ export async function grantAccess(ctx: Ctx, rawInput: unknown): Promise<GrantVie
   await ctx.em.flush().catch((err: unknown) => {
     // Two administrators granting the same pair at once: the unique index decides.
     if (err instanceof UniqueConstraintViolationException) throw new AppError('CONFLICT', ALREADY_GRANTED);
+    // The file or the user was deleted between the lookups above and this write.
+    if (err instanceof ForeignKeyConstraintViolationException) throw new AppError('NOT_FOUND', 'File or user not found');
     throw err;
   });
   return grantView(grant);
