@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { openBenchDatabase } from './lib/database.mjs';
+import { wavHeader } from './lib/wav.mjs';
 
 const CHUNK = 5 * 1024 * 1024;
 const SIZE = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
@@ -29,19 +30,7 @@ const mb = (bytes, ms) => bytes / 1024 / 1024 / (ms / 1000);
 /** A WAV header and SIZE bytes in total of a 16-bit stereo square-ish tone, written in 8 MiB blocks. */
 async function writeSourceWav() {
   const dataBytes = SIZE - 44;
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(2, 22);
-  header.writeUInt32LE(44100, 24);
-  header.writeUInt32LE(44100 * 4, 28);
-  header.writeUInt16LE(4, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(dataBytes, 40);
+  const header = wavHeader(dataBytes, 2);
   const block = Buffer.alloc(8 * 1024 * 1024);
   for (let i = 0; i < block.length; i += 2) block.writeInt16LE(Math.round(8000 * Math.sin((i / 4) * 0.0627)), i);
   const out = await open(source, 'w');

@@ -3,26 +3,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { authHeaders } from './graphql-ops.mjs';
+import { wavHeader } from './wav.mjs';
 
 const CHUNK = 5 * 1024 * 1024;
 const WAV_BYTES = 12 * 1024 * 1024;
 
 /** 16-bit mono 44.1 kHz PCM tone with a RIFF header: real audio the server's probe accepts. */
 function toneWav(bytes) {
-  const data = bytes - 44;
   const wav = Buffer.alloc(bytes);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + data, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(44100, 24);
-  wav.writeUInt32LE(44100 * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(data, 40);
+  wavHeader(bytes - 44, 1).copy(wav);
   for (let i = 44; i + 1 < bytes; i += 2) wav.writeInt16LE(Math.round(8000 * Math.sin(((i - 44) / 2) * 0.0627)), i);
   return wav;
 }
