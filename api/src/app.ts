@@ -17,15 +17,18 @@ import { migrate, openOrm } from './db/orm.js';
 import { AppError } from './errors.js';
 import { authenticate, bearerToken } from './features/auth/authenticate.js';
 import { RateLimiter } from './features/auth/rate-limiter.js';
+import { chapterBytePaths } from './features/chapters/chapter.routes.js';
+import { streamBytePaths } from './features/streaming/stream.routes.js';
 import type { GqlContext } from './graphql/context.js';
 import { createFormatError, refusal } from './graphql/errors.js';
 import { queryLimitsRule } from './graphql/limits.js';
 import { createLoaders } from './graphql/loaders.js';
+import { noStoreResponses } from './graphql/no-store.js';
 import { createEventBus, type EventBus } from './graphql/pubsub.js';
 import { createSchema } from './graphql/schema.js';
 import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
-import { requestContext, requestMeta } from './http/request-context.js';
+import { byteRequestContext, requestContext, requestMeta } from './http/request-context.js';
 import { restRoutes } from './http/rest-routes.js';
 import { securityHeaders } from './http/security-headers.js';
 import { createLogger, type Logger } from './logger.js';
@@ -114,6 +117,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     allowBatchedHttpRequests: false,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      ...noStoreResponses(),
       {
         async serverWillStart() {
           return { drainServer: async () => { await wsCleanup.dispose(); } };
@@ -146,6 +150,9 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.use('/graphql', express.json({ limit: '100kb' }), requestContext(orm, deps), expressMiddleware(apollo, {
     context: async ({ res }) => ({ ...(res.locals.ctx as Ctx), loaders: createLoaders(res.locals.ctx.em) }),
   }), graphqlHttpErrorHandler(logger));
+  // Byte routes check a bearer token together with the credential in their URL, not before it.
+  const bytePaths = [...streamBytePaths, ...chapterBytePaths].map((p) => `/api/v1${p}`);
+  app.get(bytePaths, byteRequestContext(orm, deps));
   app.use('/api/v1', jsonBody, requestContext(orm, deps), restRoutes(), notFoundHandler);
   if (existsSync(webDist)) {
     app.use(express.static(webDist, { index: false, maxAge: '1h' }));

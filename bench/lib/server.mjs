@@ -6,6 +6,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const probe = pathToFileURL(fileURLToPath(new URL('./probe.mjs', import.meta.url))).href;
 const START_LIMIT_MS = 60_000;
+// Extra node options for the servers, e.g. BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+const serverNodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 
 /** Resident memory of any process, from /proc (Linux), for children without the probe. */
 export function rssOf(pid) {
@@ -14,12 +16,12 @@ export function rssOf(pid) {
 }
 
 /**
- * Runs `node --import probe.mjs <script>` with `env`, its output going to `logFile`, waits for it to
- * print its http:// address, and returns { url, pid, stats(reset), stop() }. stats() asks the probe
- * for event-loop delay and RSS.
+ * Runs `node [BENCH_SERVER_NODE_ARGS] --import probe.mjs <script>` with `env`, its output going to
+ * `logFile`, waits for it to print its http:// address, and returns { url, pid, stats(reset), stop() }.
+ * stats() asks the probe for event-loop delay and RSS.
  */
 export async function startServer(script, env, name, logFile) {
-  const child = spawn(process.execPath, ['--import', probe, script], {
+  const child = spawn(process.execPath, [...serverNodeArgs, '--import', probe, script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

@@ -20,6 +20,16 @@ describe('the GraphQL endpoint guards', () => {
     expect(signedIn.data?.__schema.queryType.name).toBe('Query');
   });
 
+  it('marks every answer as never to be stored by caches', async () => {
+    const res = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}`, 'x-device-id': admin.deviceId },
+      body: JSON.stringify({ query: '{ me { id } }' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('gives no field suggestions', async () => {
     const res = await t.gql('{ mee { id } }');
     expect(res.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');

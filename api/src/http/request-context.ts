@@ -28,11 +28,27 @@ export function requestMeta(req: Request): RequestMeta {
 /** Gives every request its own EntityManager and, if it carries a token, its caller. */
 export function requestContext(orm: MikroORM, deps: AppDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    // A byte route's own context (byteRequestContext) came first: its route authenticates.
+    if (res.locals.ctx) return next();
     const em = orm.em.fork();
     const meta = requestMeta(req);
     res.setHeader('X-Request-ID', meta.requestId);
     res.locals.ctx = { em, deps, meta, caller: null };
     res.locals.ctx.caller = await authenticate(em, deps.config, bearerToken(req.headers.authorization), meta.deviceId);
+    next();
+  };
+}
+
+/**
+ * For byte routes whose URL carries its own credential (stream token, signed URL, chapter grant):
+ * the request's EntityManager, but no authentication. The route checks any bearer token together
+ * with that credential, in the one statement that reads it, and answers a bad one as it must.
+ */
+export function byteRequestContext(orm: MikroORM, deps: AppDeps) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const meta = requestMeta(req);
+    res.setHeader('X-Request-ID', meta.requestId);
+    res.locals.ctx = { em: orm.em.fork(), deps, meta, caller: null };
     next();
   };
 }

@@ -2,6 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import type { GqlContext } from '../../graphql/context.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import { AudioFile } from '../files/audio-file.entity.js';
+import type { FileSummary } from '../files/files.service.js';
 import * as access from './access.service.js';
 import { FileAccessData, FileAccessGrant, GrantAccessInput } from './access.types.js';
 
@@ -33,12 +34,13 @@ export class AccessResolver {
   }
 }
 
+// The root is typed FileSummary so that list rows are not copied into a new AudioFile (see files.resolver.ts).
 @Resolver(() => AudioFile)
 export class AudioFileAccessResolver {
   @FieldResolver(() => [FileAccessGrant], {
     description: 'Administrators only: every grant of this file, newest first.',
   })
-  async fileAccesses(@Root() file: AudioFile, @Ctx() ctx: GqlContext): Promise<FileAccessGrant[]> {
+  async fileAccesses(@Root() file: FileSummary, @Ctx() ctx: GqlContext): Promise<FileAccessGrant[]> {
     requireAdmin(ctx);
     return (await ctx.loaders.grantsByFile.load(file.id)).map(access.grantView);
   }

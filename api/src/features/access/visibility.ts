@@ -1,36 +1,48 @@
-import { raw, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { isAdmin } from '../auth/auth.policy.js';
 import { AudioFile } from '../files/audio-file.entity.js';
+import { allOf, type SqlCondition } from '../files/sql-condition.js';
+import type { User } from '../users/user.entity.js';
 import { FileAccess } from './file-access.entity.js';
 
 /**
  * THE visibility rule, in one place: administrators see every file; a user sees a file when it is
  * public or when they hold a grant with canView that has not expired. Lists, details, covers,
- * counts, searches, streams and keys all go through here.
+ * counts, searches, streams and keys all go through here. For lists and counts: a condition on the
+ * audio_files table.
  */
-export function visibleFilesFilter(em: EntityManager, caller: Caller, now = new Date()): FilterQuery<AudioFile> {
-  if (isAdmin(caller.user)) return {};
+export function visibleFilesCondition(caller: Caller, now = new Date()): SqlCondition {
+  if (isAdmin(caller.user)) return allOf([]);
   // A semi-join on the caller's live grants: no join fan-out, so pages and counts need no DISTINCT.
-  const liveGrants = em
-    .createQueryBuilder(FileAccess, 'fa')
-    .select('fa.file')
-    .where({ user: caller.user.id, canView: true, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] });
-  // Inlined by the driver's own escaping: a raw fragment inside $in does not carry parameters.
-  return { $or: [{ isPublic: true }, { id: { $in: raw(liveGrants.getFormattedQuery()) } }] };
+  return {
+    sql: `audio_files.is_public or audio_files.id in (
+      select fa.file_id from file_access fa
+      where fa.user_id = ? and fa.can_view and (fa.expires_at is null or fa.expires_at > ?))`,
+    params: [caller.user.id, now],
+  };
 }
 
 export function isGrantLive(grant: Pick<FileAccess, 'canView' | 'expiresAt'>, now = new Date()): boolean {
   return grant.canView && (!grant.expiresAt || grant.expiresAt.getTime() > now.getTime());
 }
 
+/** The same rule for one file, given the user's grant to it (null when they hold none). */
+export function mayViewFile(
+  user: Pick<User, 'role'>,
+  file: Pick<AudioFile, 'isPublic'>,
+  grant: Pick<FileAccess, 'canView' | 'expiresAt'> | null,
+  now = new Date(),
+): boolean {
+  return isAdmin(user) || file.isPublic || (grant !== null && isGrantLive(grant, now));
+}
+
 /** Whether the caller may see this (existing) file right now. */
 export async function canViewFile(em: EntityManager, caller: Caller, file: AudioFile): Promise<boolean> {
-  if (isAdmin(caller.user) || file.isPublic) return true;
-  const grant = await em.findOne(FileAccess, { user: caller.user.id, file: file.id });
-  return grant !== null && isGrantLive(grant);
+  if (mayViewFile(caller.user, file, null)) return true;
+  return mayViewFile(caller.user, file, await em.findOne(FileAccess, { user: caller.user.id, file: file.id }));
 }
 
 /**
@@ -53,4 +65,15 @@ export async function findVisibleFile(
     throw new AppError('NOT_FOUND', 'Audio file not found');
   }
   return file;
+}
+
+/**
+ * The users who see a file through a live grant, read inside the transaction that deletes it: the
+ * file row and its grants stay locked until the commit, so no grant is created or renewed unseen.
+ */
+export async function lockLiveGrantees(tx: EntityManager, fileId: string): Promise<string[]> {
+  const file = await tx.findOne(AudioFile, { id: fileId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!file) return [];
+  const grants = await tx.find(FileAccess, { file: fileId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  return grants.filter((grant) => isGrantLive(grant)).map((grant) => grant.user.id);
 }

@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countQueries } from '../../test/count-queries.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createStoredAudioFile, grantFile, removeTones, setGrant, setLocked } from '../../test/stream-fixtures.js';
@@ -81,6 +82,12 @@ function parsePlaylist(text: string, base: string) {
   return { keyUrl: new URL(key![1], base).toString(), iv: Buffer.from(key![2], 'hex'), segments };
 }
 
+/** MPEG-TS: a 0x47 sync byte at the start of each 188-byte packet (eight checked, so chance never passes). */
+function looksLikeTransportStream(bytes: Buffer): boolean {
+  const packets = Math.min(8, Math.floor(bytes.length / 188));
+  return packets > 0 && Array.from({ length: packets }, (_, i) => bytes[i * 188]).every((b) => b === 0x47);
+}
+
 const withSession = (s: Session) => ({ authorization: `Bearer ${s.token}`, 'x-device-id': s.deviceId });
 
 describe.each(['filesystem', 'database'])('finalize into %s storage and play as AES-128 HLS', (storageType) => {
@@ -122,11 +129,10 @@ describe.each(['filesystem', 'database'])('finalize into %s storage and play as 
     expect(segRes.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(segRes.headers.get('content-type')).toBe('video/mp2t');
     const encrypted = Buffer.from(await segRes.arrayBuffer());
-    expect(encrypted[0]).not.toBe(0x47);
+    expect(looksLikeTransportStream(encrypted)).toBe(false);
     const decipher = createDecipheriv('aes-128-cbc', key, playlist.iv);
     const plain = Buffer.concat([decipher.update(encrypted), decipher.final()]);
-    expect(plain[0]).toBe(0x47);
-    expect(plain[188]).toBe(0x47);
+    expect(looksLikeTransportStream(plain)).toBe(true);
 
     // The other chapter's key is a different key: it does not decrypt this segment.
     const otherUrl = await streamUrl(file.id, one.id, viewer);
@@ -134,7 +140,7 @@ describe.each(['filesystem', 'database'])('finalize into %s storage and play as 
     const otherKey = Buffer.from(await (await fetch(other.keyUrl, { headers: withSession(viewer) })).arrayBuffer());
     expect(otherKey.equals(key)).toBe(false);
     const wrong = createDecipheriv('aes-128-cbc', otherKey, playlist.iv).setAutoPadding(false);
-    expect(Buffer.concat([wrong.update(encrypted), wrong.final()])[0]).not.toBe(0x47);
+    expect(looksLikeTransportStream(Buffer.concat([wrong.update(encrypted), wrong.final()]))).toBe(false);
 
     // A guessed segment address is not served.
     const guessed = playlist.segments[0].replace(/segments\/[^/]+\//, 'segments/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/');
@@ -156,36 +162,79 @@ describe('the key is re-checked at every fetch', () => {
     return parsePlaylist(await (await fetch(url)).text(), url).keyUrl;
   }
 
-  it('needs the signed-in session the URL was made for', async () => {
+  /** A refusal as the player sees it: 403 FORBIDDEN with a message saying why, never a 401. */
+  async function expectForbidden(res: Response, message: RegExp): Promise<void> {
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as { success: boolean; error: { code: string; message: string } };
+    expect(body.success).toBe(false);
+    expect(body.error.code).toBe('FORBIDDEN');
+    expect(body.error.message).toMatch(message);
+  }
+
+  async function expectKey(res: Response): Promise<void> {
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect((await res.arrayBuffer()).byteLength).toBe(16);
+  }
+
+  it('needs the signed-in session the URL was made for, and answers 403 to any other caller', async () => {
     const viewer = await viewerOf(file.id);
     const keyUrl = await keyUrlFor(viewer);
-    expect((await fetch(keyUrl)).status).toBe(401);
+    await expectForbidden(await fetch(keyUrl), /only given to the signed-in session/);
+    await expectForbidden(await fetch(keyUrl, { headers: { 'x-device-id': viewer.deviceId } }), /signed-in session/);
+    const bearerOnly = { authorization: `Bearer ${viewer.token}` };
+    await expectForbidden(await fetch(keyUrl, { headers: bearerOnly }), /does not belong to this device/);
+    const otherDevice = { ...withSession(viewer), 'x-device-id': `${viewer.deviceId}-other` };
+    await expectForbidden(await fetch(keyUrl, { headers: otherDevice }), /does not belong to this device/);
+    const forged = { ...withSession(viewer), authorization: 'Bearer not.a.token' };
+    await expectForbidden(await fetch(keyUrl, { headers: forged }), /authentication token/);
     const other = await viewerOf(file.id);
-    expect((await fetch(keyUrl, { headers: withSession(other) })).status).toBe(403);
+    await expectForbidden(await fetch(keyUrl, { headers: withSession(other) }), /no longer valid/);
     const tampered = keyUrl.replace(/sig=([^&])/, (_m, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
-    expect((await fetch(tampered, { headers: withSession(viewer) })).status).toBe(403);
+    await expectForbidden(await fetch(tampered, { headers: withSession(viewer) }), /Invalid signed URL/);
     const later = keyUrl.replace(/exp=(\d+)/, (_m, exp: string) => `exp=${Number(exp) + 60_000}`);
-    expect((await fetch(later, { headers: withSession(viewer) })).status).toBe(403);
-    expect((await fetch(keyUrl, { headers: withSession(viewer) })).status).toBe(200);
+    await expectForbidden(await fetch(later, { headers: withSession(viewer) }), /Invalid signed URL/);
+    await expectKey(await fetch(keyUrl, { headers: withSession(viewer) }));
   });
 
   it('stops at once when the grant is revoked or expires, the account is locked or the session ends', async () => {
     const viewer = await viewerOf(file.id);
+    const url = await streamUrl(file.id, chapterId, viewer);
     const keyUrl = await keyUrlFor(viewer);
     const fetchKey = () => fetch(keyUrl, { headers: withSession(viewer) });
-    expect((await fetchKey()).status).toBe(200);
+    const fetchPlaylist = () => fetch(url, { headers: withSession(viewer) });
+    await expectKey(await fetchKey());
+    expect((await fetchPlaylist()).status).toBe(200);
     await setGrant(t, viewer.grantId, { canView: false });
-    expect((await fetchKey()).status).toBe(403);
+    await expectForbidden(await fetchKey(), /Access denied/);
+    await expectForbidden(await fetchPlaylist(), /Access denied/);
     await setGrant(t, viewer.grantId, { canView: true, expiresAt: new Date(Date.now() - 1000) });
-    expect((await fetchKey()).status).toBe(403);
+    await expectForbidden(await fetchKey(), /Access denied/);
     await setGrant(t, viewer.grantId, { expiresAt: null });
-    expect((await fetchKey()).status).toBe(200);
+    await expectKey(await fetchKey());
     await setLocked(t, viewer.userId, true);
-    expect((await fetchKey()).status).toBe(401);
+    await expectForbidden(await fetchKey(), /locked/);
+    await expectForbidden(await fetchPlaylist(), /locked/);
     await setLocked(t, viewer.userId, false);
-    expect((await fetchKey()).status).toBe(200);
+    await expectKey(await fetchKey());
     await t.rest('POST', '/auth/logout', undefined, viewer);
-    expect((await fetchKey()).status).toBe(401);
+    await expectForbidden(await fetchKey(), /Session expired or ended/);
+    await expectForbidden(await fetchPlaylist(), /Session expired or ended/);
+    // Without credentials the playlist still names a session that has ended.
+    await expectForbidden(await fetch(url), /no longer valid/);
+    // Every other route keeps answering a bad credential with 401.
+    expect((await t.rest('GET', `/files/${file.id}/chapters`, undefined, viewer)).status).toBe(401);
+  });
+
+  it('answers the playlist and the key in one statement each', async () => {
+    const viewer = await viewerOf(file.id);
+    const url = await streamUrl(file.id, chapterId, viewer);
+    const keyUrl = await keyUrlFor(viewer);
+    const playlist = await countQueries(async () => (await fetch(url, { headers: withSession(viewer) })).text());
+    const key = await countQueries(async () => expectKey(await fetch(keyUrl, { headers: withSession(viewer) })));
+    expect(playlist.result).toContain('#EXT-X-KEY');
+    console.log(`queries: playlist ${playlist.queries}, key ${key.queries}`);
+    expect({ playlist: playlist.queries, key: key.queries }).toEqual({ playlist: 1, key: 1 });
   });
 
   it('refuses a stream URL for a chapter that is not ready, and for a file the caller cannot see', async () => {

@@ -5,12 +5,17 @@ import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
-import { DeviceSession } from '../auth/device-session.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
-import { assertSamePresenter, assertStreamStillAllowed, streamRefused } from '../streaming/stream-access.js';
+import { sessionChapterFacts, type ChapterFacts } from '../streaming/access-facts.js';
+import {
+  assertStreamStillAllowed,
+  streamRefused,
+  withPresenter,
+  type Presenter,
+  type SamePresenterCheck,
+} from '../streaming/stream-access.js';
 import { expiresInSchema } from '../streaming/stream.schemas.js';
 import { isLiveExpiry, sameSecret, signParts, verifyParts } from '../streaming/url-signing.js';
-import { ChapterKey } from './chapter-key.entity.js';
 import { ChapterSegment } from './chapter-segment.entity.js';
 import { Chapter, ChapterStatus } from './chapter.entity.js';
 import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from './hls-encode.js';
@@ -66,30 +71,54 @@ export async function createChapterStreamUrl(
   return { streamUrl: `${chapterBase(chapter.id)}/playlist.m3u8?${query}`, expiresAt: new Date(exp) };
 }
 
+const KEY_NEEDS_SESSION = 'A chapter key is only given to the signed-in session its playlist was issued to';
+
+/**
+ * Playlist and key answer a bearer token that does not hold (session ended, account locked, another
+ * device) with 403, as every other refusal of theirs: the key endpoint refuses, it does not ask to sign in.
+ */
+const forbidden = (err: AppError) => new AppError('FORBIDDEN', err.message);
+
 /**
  * Checks a playback grant as of now: the signature and expiry, then that the session it names is
  * active, its account unlocked, the file still visible to it and the chapter ready.
  */
-async function checkGrant(ctx: Ctx, chapterId: string, grant: PlaybackGrant): Promise<Chapter> {
+async function checkGrant(
+  ctx: Ctx,
+  assertSamePresenter: SamePresenterCheck,
+  chapterId: string,
+  grant: PlaybackGrant,
+  part: 'playlist' | 'key',
+): Promise<NonNullable<ChapterFacts['chapter']>> {
   const id = parseId(chapterId, 'chapterId');
   const { sid, exp, sig } = grant;
   if (!sid || exp === null || !verifyParts(ctx.deps.config.secret, PLAYLIST_PURPOSE, [id, sid, exp], sig)) {
     throw new AppError('FORBIDDEN', 'Invalid signed URL');
   }
   if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
-  const session = await ctx.em.findOne(DeviceSession, { id: parseId(sid, 'sid') }, { populate: ['user'] });
-  if (!session) throw streamRefused();
-  assertSamePresenter({ caller: ctx.caller, deviceId: ctx.meta.deviceId }, session);
-  const chapter = await ctx.em.findOne(Chapter, { id }, { populate: ['file', 'playlist'] });
-  if (!chapter) throw new AppError('NOT_FOUND', 'Chapter not found');
-  await assertStreamStillAllowed(ctx.em, session.user, session, chapter.file);
-  if (chapter.status !== ChapterStatus.ready || !chapter.playlist) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
+  const facts = await sessionChapterFacts(ctx.em, parseId(sid, 'sid'), id, part);
+  if (!facts) throw streamRefused();
+  await assertSamePresenter(facts);
+  const { chapter, file } = facts;
+  if (!chapter || !file) throw new AppError('NOT_FOUND', 'Chapter not found');
+  assertStreamStillAllowed(facts, file);
+  if (chapter.status !== ChapterStatus.ready || !chapter.hasPlaylist) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
   return chapter;
 }
 
 /** The chapter's playlist with this grant's key URL and the segment folder filled in. */
-export async function chapterPlaylist(ctx: Ctx, chapterId: string, grant: PlaybackGrant): Promise<string> {
-  const chapter = await checkGrant(ctx, chapterId, grant);
+export async function chapterPlaylist(
+  ctx: Ctx,
+  presenter: Presenter,
+  chapterId: string,
+  grant: PlaybackGrant,
+): Promise<string> {
+  const chapter = await withPresenter(
+    ctx,
+    presenter,
+    (assertSamePresenter) => checkGrant(ctx, assertSamePresenter, chapterId, grant, 'playlist'),
+    forbidden,
+  );
   const { secret } = ctx.deps.config;
   const base = chapterBase(chapter.id);
   const keyUri = `${base}/key?${grantQuery(secret, chapter.id, grant.sid as string, grant.exp as number)}`;
@@ -100,14 +129,23 @@ export async function chapterPlaylist(ctx: Ctx, chapterId: string, grant: Playba
 
 /**
  * The AES-128 key: only to the signed-in session the URL was issued to (Authorization and
- * X-Device-ID, checked by the shared authentication), and only while it may still see the file.
+ * X-Device-ID), and only while it may still see the file; anything else is 403.
  */
-export async function chapterKey(ctx: Ctx, chapterId: string, grant: PlaybackGrant): Promise<Buffer> {
-  requireCaller(ctx);
-  const chapter = await checkGrant(ctx, chapterId, grant);
-  const key = await ctx.em.findOne(ChapterKey, { chapter: chapter.id });
-  if (!key) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
-  return Buffer.from(key.key);
+export async function chapterKey(
+  ctx: Ctx,
+  presenter: Presenter,
+  chapterId: string,
+  grant: PlaybackGrant,
+): Promise<Buffer> {
+  if (!presenter.token) throw new AppError('FORBIDDEN', KEY_NEEDS_SESSION);
+  const chapter = await withPresenter(
+    ctx,
+    presenter,
+    (assertSamePresenter) => checkGrant(ctx, assertSamePresenter, chapterId, grant, 'key'),
+    forbidden,
+  );
+  if (!chapter.key) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
+  return chapter.key;
 }
 
 export type SegmentBytes = { kind: 'data'; data: Buffer } | { kind: 'file'; path: string; size: number };

@@ -1,5 +1,6 @@
 import { Router, type Response } from 'express';
 import { sendData } from '../../http/respond.js';
+import { presenterOf } from '../streaming/stream.routes.js';
 import { queryInteger, queryString } from '../streaming/url-signing.js';
 import { finalizeChapters } from './chapter-finalize.js';
 import {
@@ -43,6 +44,12 @@ function noStore(res: Response): void {
   res.setHeader('Cache-Control', NEVER_STORE);
   res.setHeader('Pragma', 'no-cache');
 }
+
+const PLAYLIST = '/chapters/:chapterId/playlist.m3u8';
+const KEY = '/chapters/:chapterId/key';
+
+/** Routes whose URL carries its own credential (see streamBytePaths): no authentication before them. */
+export const chapterBytePaths = [PLAYLIST, KEY];
 
 /** REST /api/v1/files/:id/chapters and the chapter HLS routes under /api/v1/chapters. */
 export function chapterRoutes(): Router {
@@ -93,15 +100,20 @@ export function chapterRoutes(): Router {
     sendData(res, result, { streamUrl: result.streamUrl });
   });
 
-  router.get('/chapters/:chapterId/playlist.m3u8', async (req, res) => {
-    const playlist = await chapterPlaylist(res.locals.ctx, req.params.chapterId, grantFrom(req.query));
+  router.get(PLAYLIST, async (req, res) => {
+    const playlist = await chapterPlaylist(
+      res.locals.ctx,
+      presenterOf(req, res),
+      req.params.chapterId,
+      grantFrom(req.query),
+    );
     noStore(res);
     res.type('application/vnd.apple.mpegurl').send(playlist);
   });
 
-  router.get('/chapters/:chapterId/key', async (req, res) => {
+  router.get(KEY, async (req, res) => {
     noStore(res);
-    const key = await chapterKey(res.locals.ctx, req.params.chapterId, grantFrom(req.query));
+    const key = await chapterKey(res.locals.ctx, presenterOf(req, res), req.params.chapterId, grantFrom(req.query));
     res.type('application/octet-stream').send(key);
   });
 

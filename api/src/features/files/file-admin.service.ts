@@ -1,20 +1,22 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { FilterQuery } from '@mikro-orm/core';
 import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parsePage } from '../../graphql/paging.js';
 import { parseId, parseInput } from '../../validation.js';
+import { lockLiveGrantees } from '../access/visibility.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { requireAdmin } from '../auth/auth.policy.js';
+import { publishSecurityEvent } from '../auth/security-events.js';
 import { ChapterSegment } from '../chapters/chapter-segment.entity.js';
 import { Chapter } from '../chapters/chapter.entity.js';
 import { AudioFile } from './audio-file.entity.js';
 import { parseCoverStorageType, removeCover, setCover, type CoverWrite, type ReceivedCover } from './cover-storage.js';
 import { Cover, CoverStorage } from './cover.entity.js';
 import { findFilePage, type FileListArgs, type FilePage } from './files.service.js';
-import { containsPattern, parseSearch } from './search-term.js';
+import { parseSearch } from './search-term.js';
+import { allOf, containsAny, type SqlCondition } from './sql-condition.js';
 import { resolveStoredPath, storageDirs } from './storage-paths.js';
 
 export type FileStatus = 'ALL' | 'PUBLIC' | 'PRIVATE';
@@ -41,10 +43,10 @@ const updateFileSchema = z.object({
   coverStorageType: z.unknown().optional().transform(parseCoverStorageType),
 });
 
-const statusFilter: Record<FileStatus, FilterQuery<AudioFile>> = {
-  ALL: {},
-  PUBLIC: { isPublic: true },
-  PRIVATE: { isPublic: false },
+const statusFilter: Record<FileStatus, SqlCondition> = {
+  ALL: allOf([]),
+  PUBLIC: { sql: 'is_public', params: [] },
+  PRIVATE: { sql: 'not is_public', params: [] },
 };
 
 async function findFile(ctx: Ctx, fileId: string): Promise<AudioFile> {
@@ -65,14 +67,9 @@ export async function listAdminFiles(
     args.status ?? 'ALL',
   );
   const search = parseSearch(args.search);
-  const where: FilterQuery<AudioFile>[] = [statusFilter[status]];
-  if (search) {
-    const pattern = containsPattern(search);
-    where.push({
-      $or: [{ title: { $ilike: pattern } }, { filename: { $ilike: pattern } }, { description: { $ilike: pattern } }],
-    });
-  }
-  return findFilePage(ctx, { $and: where }, page);
+  const where = [statusFilter[status]];
+  if (search) where.push(containsAny(['title', 'filename', 'description'], search));
+  return findFilePage(ctx, allOf(where), page);
 }
 
 export async function getAdminFile(ctx: Ctx, fileId: string): Promise<AudioFile> {
@@ -134,16 +131,20 @@ async function storedPathsOf(ctx: Ctx, file: AudioFile): Promise<{ files: string
 /**
  * Deletes a file with everything it owns. Rows go first (covers, chapters, keys, segments, grants,
  * checkpoints and stream sessions cascade in the database), then the bytes on disk, so a failed
- * delete never leaves rows pointing at missing bytes.
+ * delete never leaves rows pointing at missing bytes. Users who could see the file through a grant
+ * get ACCESS_REVOKED once the delete is committed, so their open players stop at once.
  */
 export async function deleteFile(ctx: Ctx, fileId: string): Promise<boolean> {
   requireAdmin(ctx);
   const file = await findFile(ctx, fileId);
   const stored = await storedPathsOf(ctx, file);
-  await ctx.em.transactional(async (tx) => {
+  const grantees = await ctx.em.transactional(async (tx) => {
+    const live = await lockLiveGrantees(tx, file.id);
     recordAudit(ctx, { action: 'file.deleted', details: { fileId: file.id, title: file.title } }, tx);
     await tx.nativeDelete(AudioFile, { id: file.id });
+    return live;
   });
+  for (const userId of grantees) publishSecurityEvent(ctx.deps.pubSub, userId, 'ACCESS_REVOKED', { fileId: file.id });
   const dataDir = ctx.deps.config.dataDir;
   await Promise.all([
     ...stored.files.map((p) => rm(resolveStoredPath(dataDir, p), { force: true })),

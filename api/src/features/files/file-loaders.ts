@@ -1,7 +1,8 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Chapter } from '../chapters/chapter.entity.js';
-import { Cover, CoverStorage } from './cover.entity.js';
+import { CoverStorage } from './cover.entity.js';
+import { inList } from './sql-condition.js';
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -13,23 +14,30 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return groups;
 }
 
-/** Batch loaders for a file's cover and chapters: one query per kind for a whole list of files. */
+/**
+ * Batch loaders for a file's cover and chapters: one query per kind for a whole list of files. The
+ * cover reads are plain SQL: they run for every library page (see sql-condition.ts).
+ */
 export function createFileLoaders(em: EntityManager) {
   return {
-    /** The cover row without its inline bytes. */
-    coverByFile: new DataLoader<string, Cover | null>(async (fileIds) => {
-      const covers = await em.find(Cover, { file: { $in: [...fileIds] } });
-      const byFile = new Map(covers.map((c) => [c.file.id, c]));
+    /** How the cover is stored, without its bytes; null when the file has none. */
+    coverStorageByFile: new DataLoader<string, CoverStorage | null>(async (fileIds) => {
+      const files = inList('file_id', fileIds);
+      const rows = await em.execute<{ file_id: string; storage_type: CoverStorage }[]>(
+        `select file_id, storage_type from covers where ${files.sql}`,
+        files.params,
+      );
+      const byFile = new Map(rows.map((r) => [r.file_id, r.storage_type]));
       return fileIds.map((id) => byFile.get(id) ?? null);
     }),
     /** Inline covers as data URLs, read only when a client asks for them. */
     coverDataUrlByFile: new DataLoader<string, string | null>(async (fileIds) => {
-      const covers = await em.find(
-        Cover,
-        { file: { $in: [...fileIds] }, storageType: CoverStorage.base64 },
-        { populate: ['base64'] },
+      const files = inList('file_id', fileIds);
+      const rows = await em.execute<{ file_id: string; mime_type: string; base64: string | null }[]>(
+        `select file_id, mime_type, base64 from covers where ${files.sql} and storage_type = ?`,
+        [...files.params, CoverStorage.base64],
       );
-      const byFile = new Map(covers.map((c) => [c.file.id, c.base64 ? `data:${c.mimeType};base64,${c.base64}` : null]));
+      const byFile = new Map(rows.map((r) => [r.file_id, r.base64 ? `data:${r.mime_type};base64,${r.base64}` : null]));
       return fileIds.map((id) => byFile.get(id) ?? null);
     }),
     chaptersByFile: new DataLoader<string, Chapter[]>(async (fileIds) => {
@@ -46,6 +54,6 @@ export function createFileLoaders(em: EntityManager) {
 export type FileLoaders = ReturnType<typeof createFileLoaders>;
 
 /** The REST URL of a file-stored cover; inline covers travel as coverImageBase64 instead. */
-export function coverImagePathOf(fileId: string, cover: Cover | null): string | null {
-  return cover?.storageType === CoverStorage.file ? `/api/v1/files/cover/${fileId}` : null;
+export function coverImagePathOf(fileId: string, storage: CoverStorage | null): string | null {
+  return storage === CoverStorage.file ? `/api/v1/files/cover/${fileId}` : null;
 }

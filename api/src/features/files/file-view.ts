@@ -1,6 +1,6 @@
 import type { Chapter } from '../chapters/chapter.entity.js';
-import type { AudioFile } from './audio-file.entity.js';
 import { coverImagePathOf, type FileLoaders } from './file-loaders.js';
+import type { FileSummary } from './files.service.js';
 
 /** A file as REST clients read it: the same fields as the GraphQL AudioFile type. */
 export interface FileView {
@@ -39,14 +39,14 @@ function chapterView(c: Chapter): ChapterView {
 
 /** Builds REST views through the batch loaders, so a list costs a fixed number of queries. */
 export async function presentFiles(
-  files: AudioFile[],
+  files: FileSummary[],
   loaders: FileLoaders,
   options: { chapters?: boolean } = {},
 ): Promise<FileView[]> {
   return Promise.all(
     files.map(async (file) => {
-      const [cover, inline, chapters] = await Promise.all([
-        loaders.coverByFile.load(file.id),
+      const [coverStorage, inline, chapters] = await Promise.all([
+        loaders.coverStorageByFile.load(file.id),
         loaders.coverDataUrlByFile.load(file.id),
         options.chapters ? loaders.chaptersByFile.load(file.id) : null,
       ]);
@@ -60,7 +60,7 @@ export async function presentFiles(
         mimeType: file.mimeType,
         isPublic: file.isPublic,
         createdAt: file.createdAt,
-        coverImagePath: coverImagePathOf(file.id, cover),
+        coverImagePath: coverImagePathOf(file.id, coverStorage),
         coverImageBase64: inline,
         ...(chapters ? { chapters: chapters.map(chapterView) } : {}),
       };
@@ -69,7 +69,7 @@ export async function presentFiles(
 }
 
 export async function presentFile(
-  file: AudioFile,
+  file: FileSummary,
   loaders: FileLoaders,
   options: { chapters?: boolean } = {},
 ): Promise<FileView> {

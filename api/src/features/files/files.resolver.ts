@@ -58,23 +58,25 @@ export class AdminFilesResolver {
   }
 }
 
+// Roots are typed FileSummary, not AudioFile: TypeGraphQL then passes list rows as they are instead
+// of copying each into a new AudioFile for every field it resolves.
 @Resolver(() => AudioFile)
 export class AudioFileFieldsResolver {
   @FieldResolver(() => String, {
     nullable: true,
     description: 'REST URL of the cover image when it is stored as a file (fetch it with the bearer token).',
   })
-  async coverImagePath(@Root() file: AudioFile, @Ctx() ctx: GqlContext): Promise<string | null> {
-    return coverImagePathOf(file.id, await ctx.loaders.coverByFile.load(file.id));
+  async coverImagePath(@Root() file: files.FileSummary, @Ctx() ctx: GqlContext): Promise<string | null> {
+    return coverImagePathOf(file.id, await ctx.loaders.coverStorageByFile.load(file.id));
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'The cover as a data: URL when it is stored inline.' })
-  coverImageBase64(@Root() file: AudioFile, @Ctx() ctx: GqlContext): Promise<string | null> {
+  coverImageBase64(@Root() file: files.FileSummary, @Ctx() ctx: GqlContext): Promise<string | null> {
     return ctx.loaders.coverDataUrlByFile.load(file.id);
   }
 
   @FieldResolver(() => [Chapter], { description: 'Chapters in playing order.' })
-  chapters(@Root() file: AudioFile, @Ctx() ctx: GqlContext): Promise<Chapter[]> {
+  chapters(@Root() file: files.FileSummary, @Ctx() ctx: GqlContext): Promise<Chapter[]> {
     return ctx.loaders.chaptersByFile.load(file.id);
   }
 }

@@ -1,22 +1,28 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parsePage, type Page } from '../../graphql/paging.js';
 import { parseId } from '../../validation.js';
-import { findVisibleFile, visibleFilesFilter } from '../access/visibility.js';
+import { findVisibleFile, visibleFilesCondition } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
-import { AudioFile } from './audio-file.entity.js';
+import type { AudioFile } from './audio-file.entity.js';
 import { Cover, CoverStorage } from './cover.entity.js';
-import { containsPattern, parseSearch } from './search-term.js';
+import { parseSearch } from './search-term.js';
+import { allOf, containsAny, type SqlCondition } from './sql-condition.js';
 import { resolveStoredPath } from './storage-paths.js';
 
 export interface FileListArgs extends Partial<Page> {
   search?: string | null;
 }
 
+/** A file as lists show it: the fields of the GraphQL AudioFile type, read as plain data. */
+export type FileSummary = Pick<
+  AudioFile,
+  'id' | 'title' | 'description' | 'filename' | 'size' | 'duration' | 'mimeType' | 'isPublic' | 'createdAt'
+>;
+
 export interface FilePage {
   total: number;
-  items: AudioFile[];
+  items: FileSummary[];
 }
 
 /** Where a cover's bytes are: a file under DATA_DIR, or decoded from the inline base64. */
@@ -30,13 +36,42 @@ export interface CoverImage {
 /** Newest first; the id breaks ties so paging is stable. */
 export const fileOrder = { createdAt: 'desc', id: 'asc' } as const;
 
-/** One page of files matching `where`: two queries, whatever the number of rows. */
-export async function findFilePage(ctx: Ctx, where: FilterQuery<AudioFile>, page: Page): Promise<FilePage> {
-  const [items, total] = await ctx.em.findAndCount(AudioFile, where, {
-    orderBy: fileOrder,
-    offset: page.offset,
-    limit: page.limit,
-  });
+interface FileRow {
+  id: string;
+  title: string;
+  description: string | null;
+  filename: string;
+  size: string;
+  duration: number;
+  mime_type: string;
+  is_public: boolean;
+  created_at: string;
+}
+
+/** One page of the files matching `where`, in fileOrder: two statements, whatever the number of rows. */
+export async function findFilePage(ctx: Ctx, where: SqlCondition, page: Page): Promise<FilePage> {
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.em.execute<FileRow[]>(
+      `select id, title, description, filename, size, duration, mime_type, is_public, created_at
+       from audio_files where ${where.sql} order by created_at desc, id asc limit ? offset ?`,
+      [...where.params, page.limit, page.offset],
+    ),
+    ctx.em.execute<{ total: number }[]>(
+      `select count(*)::int as total from audio_files where ${where.sql}`,
+      where.params,
+    ),
+  ]);
+  const items = rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    filename: row.filename,
+    size: Number(row.size),
+    duration: row.duration,
+    mimeType: row.mime_type,
+    isPublic: row.is_public,
+    createdAt: new Date(row.created_at),
+  }));
   return { total, items };
 }
 
@@ -45,12 +80,9 @@ export async function listLibrary(ctx: Ctx, args: FileListArgs = {}): Promise<Fi
   const caller = requireCaller(ctx);
   const page = parsePage({ offset: args.offset, limit: args.limit });
   const search = parseSearch(args.search);
-  const where: FilterQuery<AudioFile>[] = [visibleFilesFilter(ctx.em, caller)];
-  if (search) {
-    const pattern = containsPattern(search);
-    where.push({ $or: [{ title: { $ilike: pattern } }, { description: { $ilike: pattern } }] });
-  }
-  return findFilePage(ctx, { $and: where }, page);
+  const where = [visibleFilesCondition(caller)];
+  if (search) where.push(containsAny(['title', 'description'], search));
+  return findFilePage(ctx, allOf(where), page);
 }
 
 /** One file the caller may see; files they may not see are NOT_FOUND, as if they did not exist. */

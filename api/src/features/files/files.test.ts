@@ -8,6 +8,7 @@ import { Checkpoint } from '../checkpoints/checkpoint.entity.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { addChapter, addCover, createAudioFile, grantFile, PNG_BYTES } from '../../test/library-fixtures.js';
+import { subscribeSecurityEvents } from '../../test/subscriptions.js';
 import { AudioFile } from './audio-file.entity.js';
 import { Cover, CoverStorage } from './cover.entity.js';
 
@@ -264,5 +265,49 @@ describe('admin files', () => {
       expect(await em.count(entity, where as never)).toBe(0);
     }
     expect((await t.rest('DELETE', `/admin/files/${file.id}`, undefined, admin)).status).toBe(404);
+  });
+
+  it('tells every user with a live grant at once that a deleted file is gone, and no one else', async () => {
+    const file = await createAudioFile(t, { title: 'Going away' });
+    const other = await createAudioFile(t, { title: 'Staying a moment' });
+    const [grantee, expired, revoked, stranger] = await Promise.all([
+      createUser(t, { name: 'Grantee' }),
+      createUser(t, { name: 'Expired' }),
+      createUser(t, { name: 'Revoked' }),
+      createUser(t, { name: 'Stranger' }),
+    ]);
+    await grantFile(t, grantee.id, [file.id]);
+    await grantFile(t, expired.id, [file.id], { expiresAt: new Date(Date.now() - 60_000) });
+    await grantFile(t, revoked.id, [file.id], { canView: false });
+    // Everyone but the grantee can see the other file: its deletion is the next event they should get.
+    for (const user of [expired, revoked, stranger]) await grantFile(t, user.id, [other.id]);
+
+    const streams = await Promise.all(
+      [grantee, expired, revoked, stranger].map(async (user) =>
+        subscribeSecurityEvents(t.url, await signIn(t, user.email)),
+      ),
+    );
+    try {
+      const [granteeStream, ...others] = streams;
+      const deleted = await t.gql<{ deleteFile: boolean }>(
+        'mutation ($id: ID!) { deleteFile(id: $id) }',
+        { id: file.id },
+        admin,
+      );
+      expect(deleted.data?.deleteFile).toBe(true);
+      expect(await granteeStream.next()).toEqual({
+        type: 'ACCESS_REVOKED',
+        message: 'Your access to this file has been revoked.',
+        fileId: file.id,
+      });
+
+      expect((await t.rest('DELETE', `/admin/files/${other.id}`, undefined, admin)).status).toBe(200);
+      for (const stream of others) {
+        expect(await stream.next()).toMatchObject({ type: 'ACCESS_REVOKED', fileId: other.id });
+      }
+      expect(streams.map((s) => s.events.length)).toEqual([1, 1, 1, 1]);
+    } finally {
+      await Promise.all(streams.map((s) => s.close()));
+    }
   });
 });

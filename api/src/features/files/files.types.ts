@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs } from '../../graphql/paging.js';
 import { AudioFile } from './audio-file.entity.js';
+import type { FileSummary } from './files.service.js';
 
 export enum FileStatusFilter {
   ALL = 'ALL',
@@ -18,7 +19,7 @@ export class AudioFilePage {
   total!: number;
 
   @Field(() => [AudioFile])
-  items!: AudioFile[];
+  items!: FileSummary[];
 }
 
 @ArgsType()

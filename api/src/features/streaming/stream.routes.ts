@@ -1,11 +1,27 @@
 import { Router, type Request, type Response } from 'express';
 import { sendData } from '../../http/respond.js';
+import { bearerToken } from '../auth/authenticate.js';
 import { sendByteRange } from './byte-range.js';
+import type { Presenter } from './stream-access.js';
 import * as streams from './stream.service.js';
 import { queryInteger, queryString } from './url-signing.js';
 
 /** Audio bytes are per-user and per-session: never kept by shared caches or replayed from one. */
 const PRIVATE_BYTES = 'private, no-store';
+
+const STREAM_BYTES = '/drm/stream/:token';
+const SIGNED_BYTES = '/drm/signed/:fileId';
+
+/**
+ * The routes whose URL carries its own credential: app.ts gives them a request context that does
+ * not authenticate, for the route checks any bearer token together with that credential.
+ */
+export const streamBytePaths = [STREAM_BYTES, SIGNED_BYTES];
+
+/** The bearer token and device id a byte request came with besides the credential in its URL. */
+export function presenterOf(req: Request, res: Response): Presenter {
+  return { token: bearerToken(req.headers.authorization), deviceId: res.locals.ctx.meta.deviceId };
+}
 
 /** REST /api/v1/drm: stream sessions, signed seek URLs and the bytes behind them. */
 export function streamRoutes(): Router {
@@ -21,18 +37,18 @@ export function streamRoutes(): Router {
 
   // The media element cannot send headers: the token in the path is the credential, re-checked each time.
   const streamBytes = async (req: Request<{ token: string }>, res: Response) => {
-    const bytes = await streams.openStreamSession(res.locals.ctx, req.params.token);
+    const bytes = await streams.openStreamSession(res.locals.ctx, presenterOf(req, res), req.params.token);
     await sendByteRange(req, res, { ...bytes, cacheControl: PRIVATE_BYTES });
   };
-  router.get('/drm/stream/:token', streamBytes);
-  router.head('/drm/stream/:token', streamBytes);
+  router.get(STREAM_BYTES, streamBytes);
+  router.head(STREAM_BYTES, streamBytes);
 
   router.post('/drm/signed-url/:fileId', async (req, res) => {
     sendData(res, await streams.createSignedUrl(res.locals.ctx, req.params.fileId, req.body));
   });
 
   const signedBytes = async (req: Request<{ fileId: string }>, res: Response) => {
-    const bytes = await streams.openSignedUrl(res.locals.ctx, req.params.fileId, {
+    const bytes = await streams.openSignedUrl(res.locals.ctx, presenterOf(req, res), req.params.fileId, {
       sid: queryString(req.query.sid),
       start: queryNumber(req.query.start),
       end: queryNumber(req.query.end),
@@ -41,8 +57,8 @@ export function streamRoutes(): Router {
     });
     await sendByteRange(req, res, { ...bytes, cacheControl: PRIVATE_BYTES });
   };
-  router.get('/drm/signed/:fileId', signedBytes);
-  router.head('/drm/signed/:fileId', signedBytes);
+  router.get(SIGNED_BYTES, signedBytes);
+  router.head(SIGNED_BYTES, signedBytes);
 
   return router;
 }

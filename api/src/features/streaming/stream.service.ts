@@ -5,11 +5,10 @@ import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
-import { DeviceSession } from '../auth/device-session.entity.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
-import { AudioFile } from '../files/audio-file.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
-import { assertSamePresenter, assertStreamStillAllowed, streamRefused } from './stream-access.js';
+import { sessionFileFacts, streamTokenFacts, type FileFacts } from './access-facts.js';
+import { assertStreamStillAllowed, streamRefused, withPresenter, type Presenter } from './stream-access.js';
 import { signedUrlSchema } from './stream.schemas.js';
 import { StreamSession } from './stream-session.entity.js';
 import { isLiveExpiry, signParts, verifyParts } from './url-signing.js';
@@ -85,7 +84,7 @@ export async function createStreamSession(ctx: Ctx, fileId: string): Promise<Str
   return { sessionToken, duration: file.duration, streamUrl: `/api/v1/drm/stream/${sessionToken}`, expiresAt };
 }
 
-async function storedBytes(ctx: Ctx, file: AudioFile): Promise<{ path: string; size: number }> {
+async function storedBytes(ctx: Ctx, file: Pick<FileFacts, 'storagePath'>): Promise<{ path: string; size: number }> {
   const path = resolveStoredPath(ctx.deps.config.dataDir, file.storagePath);
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) throw new AppError('NOT_FOUND', 'Audio file not found');
@@ -93,18 +92,16 @@ async function storedBytes(ctx: Ctx, file: AudioFile): Promise<{ path: string; s
 }
 
 /** The whole file behind a stream token, after re-checking everything the session was bound to. */
-export async function openStreamSession(ctx: Ctx, token: string): Promise<AudioBytes> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw streamRefused();
-  const session = await ctx.em.findOne(
-    StreamSession,
-    { tokenHash: hashStreamToken(token) },
-    { populate: ['user', 'deviceSession', 'file'] },
-  );
-  if (!session || session.expiresAt.getTime() <= Date.now()) throw streamRefused();
-  assertSamePresenter({ caller: ctx.caller, deviceId: ctx.meta.deviceId }, session.deviceSession);
-  await assertStreamStillAllowed(ctx.em, session.user, session.deviceSession, session.file);
-  const bytes = await storedBytes(ctx, session.file);
-  return { path: bytes.path, offset: 0, length: bytes.size, contentType: session.file.mimeType };
+export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: string): Promise<AudioBytes> {
+  return withPresenter(ctx, presenter, async (assertSamePresenter) => {
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw streamRefused();
+    const facts = await streamTokenFacts(ctx.em, hashStreamToken(token));
+    if (!facts || facts.expiresAt.getTime() <= Date.now()) throw streamRefused();
+    await assertSamePresenter(facts);
+    assertStreamStillAllowed(facts, facts.file);
+    const bytes = await storedBytes(ctx, facts.file);
+    return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType };
+  });
 }
 
 interface SignedRangeParams {
@@ -151,24 +148,27 @@ function byteAt(seconds: number, duration: number, size: number): number {
 /** The window a signed URL names, once its signature, expiry and the session behind it check out. */
 export async function openSignedUrl(
   ctx: Ctx,
+  presenter: Presenter,
   fileId: string,
   query: { sid: string | null; start: number | null; end: number | null; exp: number | null; sig: string | null },
 ): Promise<AudioBytes> {
-  const { sid, start, end, exp } = query;
-  if (!sid || start === null || end === null || exp === null) throw new AppError('FORBIDDEN', 'Invalid signed URL');
-  const params: SignedRangeParams = { fileId, sessionId: sid, start, end, expires: exp };
-  if (!verifyParts(ctx.deps.config.secret, SIGNED_RANGE_PURPOSE, signedRangeParts(params), query.sig)) {
-    throw new AppError('FORBIDDEN', 'Invalid signed URL');
-  }
-  if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
-  const session = await ctx.em.findOne(DeviceSession, { id: parseId(sid, 'sid') }, { populate: ['user'] });
-  if (!session) throw streamRefused();
-  assertSamePresenter({ caller: ctx.caller, deviceId: ctx.meta.deviceId }, session);
-  const file = await ctx.em.findOne(AudioFile, { id: parseId(fileId, 'fileId') });
-  if (!file) throw new AppError('NOT_FOUND', 'Audio file not found');
-  await assertStreamStillAllowed(ctx.em, session.user, session, file);
-  const bytes = await storedBytes(ctx, file);
-  const from = byteAt(start, file.duration, bytes.size);
-  const to = end === -1 ? bytes.size : byteAt(end, file.duration, bytes.size);
-  return { path: bytes.path, offset: from, length: Math.max(0, to - from), contentType: file.mimeType };
+  return withPresenter(ctx, presenter, async (assertSamePresenter) => {
+    const { sid, start, end, exp } = query;
+    if (!sid || start === null || end === null || exp === null) throw new AppError('FORBIDDEN', 'Invalid signed URL');
+    const params: SignedRangeParams = { fileId, sessionId: sid, start, end, expires: exp };
+    if (!verifyParts(ctx.deps.config.secret, SIGNED_RANGE_PURPOSE, signedRangeParts(params), query.sig)) {
+      throw new AppError('FORBIDDEN', 'Invalid signed URL');
+    }
+    if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
+    const facts = await sessionFileFacts(ctx.em, parseId(sid, 'sid'), parseId(fileId, 'fileId'));
+    if (!facts) throw streamRefused();
+    await assertSamePresenter(facts);
+    const { file } = facts;
+    if (!file) throw new AppError('NOT_FOUND', 'Audio file not found');
+    assertStreamStillAllowed(facts, file);
+    const bytes = await storedBytes(ctx, file);
+    const from = byteAt(start, file.duration, bytes.size);
+    const to = end === -1 ? bytes.size : byteAt(end, file.duration, bytes.size);
+    return { path: bytes.path, offset: from, length: Math.max(0, to - from), contentType: file.mimeType };
+  });
 }

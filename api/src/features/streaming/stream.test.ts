@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countQueries } from '../../test/count-queries.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createStoredAudioFile, grantFile, removeTones, setGrant, setLocked } from '../../test/stream-fixtures.js';
@@ -222,5 +223,58 @@ describe('signed seek URLs', () => {
     const url = await signedUrl(v, { startTime: 0 });
     await setGrant(t, v.grantId, { canView: false });
     expect((await get(url)).status).toBe(403);
+  });
+});
+
+describe('the bearer token beside a byte credential', () => {
+  it('is answered as on every route: 401 when it does not hold, 403 when it names someone else', async () => {
+    const owner = await viewer();
+    const url = await openStream(owner);
+    const bearer = { authorization: `Bearer ${owner.token}` };
+    expect((await get(url, { ...bearer, 'x-device-id': owner.deviceId })).status).toBe(200);
+    expect((await get(url, bearer)).status).toBe(401);
+    expect((await get(url, { ...bearer, 'x-device-id': `${owner.deviceId}-other` })).status).toBe(401);
+    expect((await get(url, { authorization: 'Bearer not.a.token', 'x-device-id': owner.deviceId })).status).toBe(401);
+    expect((await get(`${t.url}/api/v1/drm/stream/not-a-real-token-at-all-000000`, bearer)).status).toBe(401);
+    await setLocked(t, owner.userId, true);
+    expect((await get(url, { ...bearer, 'x-device-id': owner.deviceId })).status).toBe(401);
+    expect((await get(url)).status).toBe(403);
+    await setLocked(t, owner.userId, false);
+    await t.rest('POST', '/auth/logout', undefined, owner);
+    expect((await get(url, { ...bearer, 'x-device-id': owner.deviceId })).status).toBe(401);
+    expect((await get(url)).status).toBe(403);
+  });
+});
+
+describe('cost of a byte request', () => {
+  /** Statements one ranged request costs, its body read to the end. */
+  async function queriesFor(url: string, headers: Record<string, string>): Promise<number> {
+    const { queries } = await countQueries(async () => {
+      const res = await get(url, { range: 'bytes=0-99', ...headers });
+      expect(res.status).toBe(206);
+      await res.arrayBuffer();
+    });
+    return queries;
+  }
+
+  it('checks the stream token or signed URL, and a bearer token beside it, in one statement', async () => {
+    const v = await viewer();
+    const url = await openStream(v);
+    const res = await t.rest<{ data: { signedUrl: string } }>(
+      'POST',
+      `/drm/signed-url/${file.id}`,
+      { startTime: 5 },
+      v,
+    );
+    const signed = `${t.url}${res.body.data.signedUrl}`;
+    const bearer = { authorization: `Bearer ${v.token}`, 'x-device-id': v.deviceId };
+    const counts = {
+      stream: await queriesFor(url, {}),
+      streamWithBearer: await queriesFor(url, bearer),
+      signed: await queriesFor(signed, {}),
+      signedWithBearer: await queriesFor(signed, bearer),
+    };
+    console.log(`queries per byte request: ${JSON.stringify(counts)}`);
+    expect(counts).toEqual({ stream: 1, streamWithBearer: 1, signed: 1, signedWithBearer: 1 });
   });
 });

@@ -1,17 +1,17 @@
 import { Router, type Request } from 'express';
 import { createLoaders } from '../../graphql/loaders.js';
 import { sendData } from '../../http/respond.js';
-import type { User } from './user.entity.js';
+import { isAdmin } from '../auth/auth.policy.js';
 import * as users from './users.service.js';
 
 /** The REST shape of a user: explicit fields, so nothing hidden can slip out. */
-function userView(u: User, sessionCount?: number) {
+function userView(u: users.UserSummary, sessionCount?: number) {
   return {
     id: u.id,
     name: u.name,
     email: u.email,
     role: u.role,
-    isAdmin: u.isAdmin,
+    isAdmin: isAdmin(u),
     isLocked: u.isLocked,
     lockUntil: u.lockUntil ?? null,
     avatarUrl: u.avatarUrl ?? null,

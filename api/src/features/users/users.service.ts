@@ -1,4 +1,3 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
@@ -10,7 +9,8 @@ import { emailSchema, nameSchema, passwordSchema } from '../auth/auth.schemas.js
 import { hashPassword } from '../auth/auth.service.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
-import { containsPattern, parseSearch } from '../files/search-term.js';
+import { parseSearch } from '../files/search-term.js';
+import { allOf, anyOf, containsAny, inList } from '../files/sql-condition.js';
 import { User, UserRole } from './user.entity.js';
 
 const EMAIL_TAKEN = 'An account with this email already exists';
@@ -58,28 +58,54 @@ export async function userCount(ctx: Ctx): Promise<number> {
   return ctx.em.count(User, {});
 }
 
-/** Users searched by name, email or role, newest first. */
-export async function listUsers(ctx: Ctx, args: UserListArgs = {}): Promise<{ total: number; items: User[] }> {
+/**
+ * A user as lists show it, read as plain data. It deliberately has no `isAdmin`: that is a getter on
+ * User (GraphQL turns a row into a User to read it; an own `isAdmin` would break that copy).
+ */
+export type UserSummary = Pick<
+  User,
+  'id' | 'name' | 'email' | 'role' | 'isLocked' | 'lockUntil' | 'avatarUrl' | 'createdAt'
+>;
+
+interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  role: UserRole;
+  is_locked: boolean;
+  lock_until: string | null;
+  avatar_url: string | null;
+  created_at: string;
+}
+
+/** Users searched by name, email or role, newest first: two statements, whatever the number of rows. */
+export async function listUsers(ctx: Ctx, args: UserListArgs = {}): Promise<{ total: number; items: UserSummary[] }> {
   requireAdmin(ctx);
   const page = parsePage({ offset: args.offset, limit: args.limit });
   const search = parseSearch(args.search);
-  let where: FilterQuery<User> = {};
+  let where = allOf([]);
   if (search) {
-    const pattern = containsPattern(search);
     const roles = Object.values(UserRole).filter((role) => role.includes(search.toLowerCase()));
-    where = {
-      $or: [
-        { name: { $ilike: pattern } },
-        { email: { $ilike: pattern } },
-        ...(roles.length ? [{ role: { $in: roles } }] : []),
-      ],
-    };
+    where = anyOf([containsAny(['name', 'email'], search), inList('role', roles)]);
   }
-  const [items, total] = await ctx.em.findAndCount(User, where, {
-    orderBy: { createdAt: 'desc', id: 'asc' },
-    offset: page.offset,
-    limit: page.limit,
-  });
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.em.execute<UserRow[]>(
+      `select id, name, email, role, is_locked, lock_until, avatar_url, created_at
+       from users where ${where.sql} order by created_at desc, id asc limit ? offset ?`,
+      [...where.params, page.limit, page.offset],
+    ),
+    ctx.em.execute<{ total: number }[]>(`select count(*)::int as total from users where ${where.sql}`, where.params),
+  ]);
+  const items = rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    isLocked: row.is_locked,
+    lockUntil: row.lock_until === null ? null : new Date(row.lock_until),
+    avatarUrl: row.avatar_url,
+    createdAt: new Date(row.created_at),
+  }));
   return { total, items };
 }
 

@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../graphql/paging.js';
 import { User, UserRole } from './user.entity.js';
+import type { UserSummary } from './users.service.js';
 
 @ObjectType({ description: 'One page of users and how many match in all.' })
 export class UserPage {
@@ -8,7 +9,7 @@ export class UserPage {
   total!: number;
 
   @Field(() => [User])
-  items!: User[];
+  items!: UserSummary[];
 }
 
 @ArgsType()
