@@ -1,10 +1,10 @@
-import argon2 from 'argon2';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
+import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { User, UserRole } from '../users/user.entity.js';
 import { isAdmin, requireCaller } from './auth.policy.js';
 import {
@@ -55,9 +55,7 @@ export interface AuthPayload {
 
 let dummyHash: Promise<string> | null = null;
 
-export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, { type: argon2.argon2id });
-}
+export { hashPassword } from './password-hash.js';
 
 function warning(type: DeviceWarningType, message: string, deviceName: string | null = null): DeviceWarning {
   return { id: `${type}-${Date.now()}`, type, message, deviceName, timestamp: new Date() };
@@ -98,14 +96,14 @@ async function openSession(ctx: Ctx, em: EntityManager, user: User, data: Device
   return session;
 }
 
-async function verifyPassword(user: User | null, password: string): Promise<boolean> {
+async function checkPassword(user: User | null, password: string): Promise<boolean> {
   if (!user) {
     // Spend the same time as a real check so response timing does not reveal which emails exist.
     dummyHash ??= hashPassword('not-a-real-password');
-    await argon2.verify(await dummyHash, password).catch(() => false);
+    await verifyPassword(await dummyHash, password);
     return false;
   }
-  return argon2.verify(user.passwordHash, password).catch(() => false);
+  return verifyPassword(user.passwordHash, password);
 }
 
 export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult> {
@@ -121,7 +119,7 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
     const minutes = Math.ceil((found.lockUntil.getTime() - Date.now()) / 60_000);
     throw new AppError('RATE_LIMITED', `Too many failed login attempts. Try again in ${minutes} minute(s).`);
   }
-  if (!(await verifyPassword(found, input.password))) {
+  if (!(await checkPassword(found, input.password))) {
     if (found) {
       found.failedLoginCount += 1;
       if (found.failedLoginCount >= MAX_FAILED_LOGINS) {
@@ -135,12 +133,16 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
   const user = found as User;
+  // A hash from older parameters is replaced now that the password is known (hashed before the
+  // row lock below, so the lock is never held across an argon2 run).
+  const rehashed = needsRehash(user.passwordHash) ? await hashPassword(input.password) : null;
 
   // The decision and its writes happen under a row lock on the user, so two devices logging in at
   // once cannot both slip under the device limit.
   const outcome = await em.transactional(async (tx) => {
     const locked = await tx.findOneOrFail(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const priorFailures = locked.failedLoginCount;
+    if (rehashed) locked.passwordHash = rehashed;
     locked.failedLoginCount = 0;
     locked.lockUntil = null;
     if (locked.isLocked) {
