@@ -5,6 +5,8 @@ import { AppError } from '../../errors.js';
 
 export type ByteRange = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
+const READ_BYTES = 128 * 1024;
+
 const singleRange = /^bytes=(\d*)-(\d*)$/;
 
 /**
@@ -61,7 +63,12 @@ export async function sendByteRange(req: Request, res: Response, source: ByteSou
     res.end();
     return;
   }
-  const stream = createReadStream(source.path, { start: source.offset + start, end: source.offset + end });
+  // 128 KiB reads: half the read calls and response writes of the 64 KiB default.
+  const stream = createReadStream(source.path, {
+    start: source.offset + start,
+    end: source.offset + end,
+    highWaterMark: READ_BYTES,
+  });
   try {
     await pipeline(stream, res);
   } catch (err) {
