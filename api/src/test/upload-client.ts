@@ -1,10 +1,50 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request, type ClientRequest } from 'node:http';
 import path from 'node:path';
 import type { Session } from './factories.js';
 import type { RestResponse, TestApp } from './harness.js';
 
 export const CLIENT_CHUNK_SIZE = 5 * 1024 * 1024;
+
+export interface PartialPart {
+  /** The route under /api/v1, e.g. /audio/upload/chunk. */
+  route: string;
+  session: Session;
+  headers?: Record<string, string>;
+  field: string;
+  fileName: string;
+  bytes: Uint8Array;
+  /** Bytes of the file part written; the rest never is. */
+  sent: number;
+}
+
+/**
+ * A multipart POST whose Content-Length announces the whole file part, of which only `sent` bytes
+ * are written: the caller then cuts it (destroys the request, or kills the server), as a closed
+ * browser tab or a crash would. Attach listeners to the request before awaiting anything.
+ */
+export function startPartialPart(baseUrl: string, part: PartialPart): ClientRequest {
+  const boundary = 'partial-boundary';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.fileName}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const req = request(`${baseUrl}/api/v1${part.route}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${part.session.token}`,
+      'x-device-id': part.session.deviceId,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(head.length + part.bytes.length + tail.length),
+      ...part.headers,
+    },
+  });
+  req.write(head);
+  req.write(part.bytes.subarray(0, part.sent));
+  return req;
+}
 
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');

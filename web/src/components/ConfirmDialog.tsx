@@ -1,9 +1,11 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import type { ReactNode } from 'react';
 
 interface Props {
   open: boolean;
   title: string;
-  message: string;
+  /** A sentence, or several lines of detail. */
+  message: ReactNode;
   confirmLabel: string;
   /** Destructive actions show their button in the error colour. */
   danger?: boolean;
@@ -18,7 +20,9 @@ export function ConfirmDialog({ open, title, message, confirmLabel, danger, busy
     <Dialog open={open} onClose={onCancel} aria-describedby="confirm-dialog-message">
       <DialogTitle>{title}</DialogTitle>
       <DialogContent>
-        <DialogContentText id="confirm-dialog-message">{message}</DialogContentText>
+        <DialogContentText id="confirm-dialog-message" component="div">
+          {message}
+        </DialogContentText>
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel}>Cancel</Button>

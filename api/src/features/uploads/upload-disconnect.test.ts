@@ -1,11 +1,16 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateTestAudio } from '../../test/audio-fixtures.js';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
-import { chunkedClient, CLIENT_CHUNK_SIZE, sha256 } from '../../test/upload-client.js';
+import {
+  chunkedClient,
+  CLIENT_CHUNK_SIZE,
+  sha256,
+  startPartialPart,
+  type PartialPart,
+} from '../../test/upload-client.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { hashForChunk } from './running-hash.js';
 
@@ -51,47 +56,20 @@ function runningDigest(uploadId: string, nextIndex: number): string | undefined 
   return hashForChunk(t.config, uploadId, nextIndex)?.digest('hex');
 }
 
-interface Cut {
-  route: string;
-  headers: Record<string, string>;
-  field: string;
-  fileName: string;
-  bytes: Uint8Array;
-  /** Bytes of the file part sent before the connection is cut. */
-  sent: number;
+interface Cut extends Omit<PartialPart, 'session'> {
   /** Holds once the server is writing the part; the cut waits for it. */
   serverIsWriting: () => boolean;
 }
 
-/**
- * A multipart POST announcing the whole part in Content-Length, of which only `sent` bytes go out;
- * once the server is writing them the socket is destroyed, as when a browser tab is closed.
- */
-async function cutMidPart(cut: Cut): Promise<void> {
-  const boundary = 'cut-boundary';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${cut.field}"; filename="${cut.fileName}"\r\n` +
-      'Content-Type: application/octet-stream\r\n\r\n',
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const req = request(`${t.url}/api/v1${cut.route}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${admin.token}`,
-      'x-device-id': admin.deviceId,
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      'content-length': String(head.length + cut.bytes.length + tail.length),
-      ...cut.headers,
-    },
-  });
+/** Cuts the connection once the server is writing the part, as when a browser tab is closed. */
+async function cutMidPart({ serverIsWriting, ...part }: Cut): Promise<void> {
+  const req = startPartialPart(t.url, { ...part, session: admin });
   const outcome = new Promise<string>((resolve) => {
     req.on('response', (res) => resolve(`answered ${res.statusCode}`));
     req.on('error', () => resolve('cut'));
     req.on('close', () => resolve('cut'));
   });
-  req.write(head);
-  req.write(cut.bytes.subarray(0, cut.sent));
-  await vi.waitFor(() => expect(cut.serverIsWriting()).toBe(true), { timeout: 15_000, interval: 20 });
+  await vi.waitFor(() => expect(serverIsWriting()).toBe(true), { timeout: 15_000, interval: 20 });
   req.destroy();
   // The server was still waiting for the rest when the client went away.
   expect(await outcome).toBe('cut');

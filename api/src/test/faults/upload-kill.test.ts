@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { generateTestAudio } from '../audio-fixtures.js';
 import { createTestDatabase } from '../database.js';
 import { signIn, TEST_PASSWORD, type Session } from '../factories.js';
 import { restCaller } from '../harness.js';
-import { chunkedClient, CLIENT_CHUNK_SIZE, sha256 } from '../upload-client.js';
+import { chunkedClient, CLIENT_CHUNK_SIZE, sha256, startPartialPart } from '../upload-client.js';
 import { buildApi, startApiProcess, type ApiProcess } from './api-process.js';
 
 /**
@@ -50,35 +49,25 @@ function start(): Promise<ApiProcess> {
 
 /** Sends the first `sendBytes` of a chunk's multipart body and leaves the request hanging. */
 function startChunkWithoutFinishing(url: string, session: Session, uploadId: string, index: number, sendBytes: number) {
-  const boundary = 'fault-boundary';
-  const part = audio.subarray(index * CLIENT_CHUNK_SIZE, (index + 1) * CLIENT_CHUNK_SIZE);
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="chunk"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
-  const { hostname, port } = new URL(url);
-  const req = request({
-    host: hostname,
-    port,
-    method: 'POST',
-    path: '/api/v1/audio/upload/chunk',
+  const req = startPartialPart(url, {
+    route: '/audio/upload/chunk',
+    session,
     headers: {
-      authorization: `Bearer ${session.token}`,
-      'x-device-id': session.deviceId,
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      'content-length': String(head.length + part.length + tail.length),
       'x-upload-id': uploadId,
       'x-chunk-index': String(index),
       'x-total-chunks': String(Math.ceil(audio.length / CLIENT_CHUNK_SIZE)),
       'x-file-size': String(audio.length),
       'x-file-name': 'long-tone.wav',
     },
+    field: 'chunk',
+    fileName: 'blob',
+    bytes: audio.subarray(index * CLIENT_CHUNK_SIZE, (index + 1) * CLIENT_CHUNK_SIZE),
+    sent: sendBytes,
   });
-  const outcome = new Promise<string>((resolve) => {
+  return new Promise<string>((resolve) => {
     req.on('error', (err) => resolve(`error: ${err.message}`));
     req.on('response', (res) => resolve(`status ${res.statusCode}`));
   });
-  req.write(head);
-  req.write(part.subarray(0, sendBytes));
-  return outcome;
 }
 
 describe('SIGKILL during a chunked upload', () => {
@@ -121,7 +110,12 @@ describe('SIGKILL during a chunked upload', () => {
     expect(finalized.body.data.size).toBe(audio.length);
 
     // What a listener gets is byte for byte what was uploaded.
-    const grant = await restarted<{ data: { streamUrl: string } }>('POST', `/drm/session/${fileId}`, undefined, session);
+    const grant = await restarted<{ data: { streamUrl: string } }>(
+      'POST',
+      `/drm/session/${fileId}`,
+      undefined,
+      session,
+    );
     expect(grant.status, JSON.stringify(grant.body)).toBe(200);
     const bytes = Buffer.from(
       await (

@@ -22,7 +22,7 @@ import { useChapters } from '../hooks/useChapters';
 import { useTimedMessage } from '../hooks/useTimedMessage';
 import { ChapterDialog, type ChapterDraft } from './ChapterDialog';
 import { ChapterRow } from './ChapterRow';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 
 type Editing = { chapter: AdminChapterFragment | null } | null;
 
@@ -198,10 +198,10 @@ export function ChapterManager({ fileId }: { fileId: string }) {
         title="Finalize Chapters"
         confirmLabel="Finalize"
         onConfirm={() => void onFinalize()}
-        onClose={() => setConfirmFinalize(false)}
-      >
-        This will process and encrypt all pending chapters. This operation cannot be undone. Continue?
-      </ConfirmDialog>
+        onCancel={() => setConfirmFinalize(false)}
+        danger
+        message={`This will process and encrypt all pending chapters. This operation cannot be undone. Continue?`}
+      />
       <ConfirmDialog
         open={toDelete !== null}
         title="Delete Chapter"
@@ -215,10 +215,10 @@ export function ChapterManager({ fileId }: { fileId: string }) {
               setSuccess('Chapter deleted successfully');
             }, 'Failed to delete chapter');
         }}
-        onClose={() => setToDelete(null)}
-      >
-        Delete the chapter "{toDelete?.label}"? Its encrypted segments are removed too.
-      </ConfirmDialog>
+        onCancel={() => setToDelete(null)}
+        danger
+        message={`Delete the chapter "${toDelete?.label ?? ''}"? Its encrypted segments are removed too.`}
+      />
     </Paper>
   );
 }

@@ -24,7 +24,7 @@ import {
 } from '../../../gql/graphql';
 import { errorText, formatDateTime, formatRelativeTime } from '../admin-format';
 import { useTimedMessage } from '../hooks/useTimedMessage';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 
 type Session = AdminUserSessionsQuery['userSessions'][number];
 
@@ -110,13 +110,17 @@ export function UserSessionsTable({ userId }: { userId: string }) {
         confirmLabel="Terminate"
         busy={terminating}
         onConfirm={() => void onTerminate()}
-        onClose={() => setToTerminate(null)}
-      >
-        <Typography>This device will be signed out immediately.</Typography>
-        <Typography>Device: {toTerminate?.deviceName}</Typography>
-        <Typography>IP Address: {toTerminate?.ipAddress ?? 'Unknown'}</Typography>
-        <Typography>Last Activity: {toTerminate ? formatRelativeTime(toTerminate.lastActivity) : ''}</Typography>
-      </ConfirmDialog>
+        onCancel={() => setToTerminate(null)}
+        danger
+        message={
+          <>
+            <Typography>This device will be signed out immediately.</Typography>
+            <Typography>Device: {toTerminate?.deviceName}</Typography>
+            <Typography>IP Address: {toTerminate?.ipAddress ?? 'Unknown'}</Typography>
+            <Typography>Last Activity: {toTerminate ? formatRelativeTime(toTerminate.lastActivity) : ''}</Typography>
+          </>
+        }
+      />
     </Paper>
   );
 }

@@ -23,7 +23,7 @@ import {
 } from '../../../gql/graphql';
 import { errorText, formatDateTime } from '../admin-format';
 import { AdminPageHeader } from '../components/AdminPageHeader';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { GrantAccessForm } from '../components/GrantAccessForm';
 import { useTimedMessage } from '../hooks/useTimedMessage';
 
@@ -162,10 +162,10 @@ export function FileAccessPage() {
         confirmLabel="Revoke"
         busy={revoking}
         onConfirm={() => void onRevoke()}
-        onClose={() => setToRevoke(null)}
-      >
-        Revoke {toRevoke?.user.name} ({toRevoke?.user.email})'s access to this file? Their open players stop at once.
-      </ConfirmDialog>
+        onCancel={() => setToRevoke(null)}
+        danger
+        message={`Revoke ${toRevoke?.user.name ?? ''} (${toRevoke?.user.email ?? ''})'s access to this file? Their open players stop at once.`}
+      />
     </Container>
   );
 }

@@ -40,7 +40,7 @@ import {
 import { useDebouncedValue } from '../../library/hooks/useDebouncedValue';
 import { errorText, formatBytes, formatDate, formatDurationShort } from '../admin-format';
 import { AdminPageHeader } from '../components/AdminPageHeader';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useTimedMessage } from '../hooks/useTimedMessage';
 
 const STATUS_OPTIONS: { value: FileStatusFilter; label: string }[] = [
@@ -238,10 +238,10 @@ export function FileListPage() {
         confirmLabel="Delete"
         busy={deleting}
         onConfirm={() => void onDelete()}
-        onClose={() => setToDelete(null)}
-      >
-        Are you sure you want to delete "{toDelete?.title}"? Its audio, cover, chapters and access grants are removed.
-      </ConfirmDialog>
+        onCancel={() => setToDelete(null)}
+        danger
+        message={`Are you sure you want to delete "${toDelete?.title ?? ''}"? Its audio, cover, chapters and access grants are removed.`}
+      />
     </Container>
   );
 }

@@ -34,7 +34,7 @@ import {
 import { useDebouncedValue } from '../../library/hooks/useDebouncedValue';
 import { errorText, formatDate } from '../admin-format';
 import { AdminPageHeader } from '../components/AdminPageHeader';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useTimedMessage } from '../hooks/useTimedMessage';
 
 const PAGE_SIZES = [5, 10, 25];
@@ -219,10 +219,10 @@ export function UserListPage() {
         confirmLabel="Delete"
         busy={deleting}
         onConfirm={() => void onDelete()}
-        onClose={() => setToDelete(null)}
-      >
-        Are you sure you want to delete the user {toDelete?.email}? This cannot be undone.
-      </ConfirmDialog>
+        onCancel={() => setToDelete(null)}
+        danger
+        message={`Are you sure you want to delete the user ${toDelete?.email ?? ''}? This cannot be undone.`}
+      />
     </Container>
   );
 }
