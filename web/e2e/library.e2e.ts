@@ -50,6 +50,36 @@ describe('library', () => {
     await context.close();
   });
 
+  it('loads the next files as the end of the list scrolls into view, until all are shown', async () => {
+    const tag = Date.now().toString(36);
+    const user = await createUser();
+    // More than one page (24 cards); the newest come first, so the first page is all of these.
+    const titles = Array.from({ length: 30 }, (_, i) => `Shelf ${tag} ${String(i + 1).padStart(2, '0')}`);
+    for (const title of titles) await grantAccess(user.id, (await uploadAudio(title, { seconds: 1 })).id);
+
+    const { page, context } = await newDevice(browser);
+    const offsets: number[] = [];
+    page.on('request', (request) => {
+      const body = request.url().endsWith('/graphql') ? (request.postDataJSON() as Record<string, unknown> | null) : null;
+      if (body?.operationName === 'AudioFiles') offsets.push((body.variables as { offset: number }).offset);
+    });
+    await signInThroughUi(page, user.email, user.password);
+    const ours = page.getByRole('button', { name: new RegExp(`Shelf ${tag}`) });
+    await ours.first().waitFor();
+    expect(await ours.count()).toBe(24);
+    expect(offsets).toEqual([0]);
+
+    for (let i = 0; i < 10 && (await ours.count()) < titles.length; i++) {
+      await page.mouse.wheel(0, 4000);
+      await page.waitForTimeout(300);
+    }
+    expect(await ours.count()).toBe(titles.length);
+    expect(offsets).toContain(24);
+    for (const title of titles) expect(await page.getByRole('button', { name: title }).count()).toBe(1);
+    await screenshot(page, 'library-scrolled');
+    await context.close();
+  });
+
   it('says so when there are no files at all', async () => {
     const user = await createUser();
     const { page, context } = await newDevice(browser);

@@ -72,7 +72,29 @@ const transport = ApolloLink.split(
   ApolloLink.from([authLink, httpLink]),
 );
 
+interface PageOfRefs {
+  total: number;
+  items: readonly unknown[];
+}
+
 export const apolloClient = new ApolloClient({
   link: ApolloLink.from([errorLink, transport]),
-  cache: new InMemoryCache(),
+  cache: new InMemoryCache({
+    typePolicies: {
+      Query: {
+        fields: {
+          // The library loads page after page as it is scrolled: one list per search, each page
+          // placed at its offset. A first page (a new visit or a refetch) starts the list afresh.
+          audioFiles: {
+            keyArgs: ['search'],
+            merge(existing: PageOfRefs | undefined, incoming: PageOfRefs, { args }) {
+              const offset = typeof args?.offset === 'number' ? args.offset : 0;
+              if (!existing || offset === 0) return incoming;
+              return { ...incoming, items: [...existing.items.slice(0, offset), ...incoming.items] };
+            },
+          },
+        },
+      },
+    },
+  }),
 });

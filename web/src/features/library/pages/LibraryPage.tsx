@@ -16,13 +16,17 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { AudioFilesDocument } from '../../../gql/graphql';
 import { useAuth } from '../../auth/auth-context';
 import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
 import { AudioFileCard, type LibraryFile } from '../components/AudioFileCard';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
+import { useWhenVisible } from '../hooks/useWhenVisible';
+
+/** Cards fetched at a time: eight full rows of three. */
+const PAGE_SIZE = 24;
 
 function matches(file: LibraryFile, needle: string): boolean {
   return file.title.toLowerCase().includes(needle) || (file.description ?? '').toLowerCase().includes(needle);
@@ -37,13 +41,26 @@ export function LibraryPage() {
 
   // The server narrows the list; the same rule applied here keeps results in step with typing.
   // cache-and-network: coming back to the library shows new uploads without a reload.
-  // 100 is the API's page maximum; a personal library stays well under it.
-  const { data, dataState, previousData, loading, error } = useQuery(AudioFilesDocument, {
-    variables: { search: serverSearch || null, offset: 0, limit: 100 },
+  const { data, dataState, previousData, loading, error, fetchMore } = useQuery(AudioFilesDocument, {
+    variables: { search: serverSearch || null, offset: 0, limit: PAGE_SIZE },
     fetchPolicy: 'cache-and-network',
   });
-  const items = (dataState === 'complete' ? data : previousData)?.audioFiles.items;
+  const page = (dataState === 'complete' ? data : previousData)?.audioFiles;
+  const items = page?.items;
   const files = useMemo(() => (items ?? []).filter((f) => matches(f, needle)), [items, needle]);
+
+  // The next page loads as the end of the grid scrolls into view (the apollo.ts cache policy
+  // appends it), until the list holds every file the server counted.
+  const [loadingMore, setLoadingMore] = useState(false);
+  const loaded = items?.length ?? 0;
+  const hasMore = dataState === 'complete' && page !== undefined && loaded < page.total;
+  const loadMore = useCallback(() => {
+    setLoadingMore(true);
+    fetchMore({ variables: { offset: loaded } })
+      .catch(() => undefined) // the query's own error state shows the failure
+      .finally(() => setLoadingMore(false));
+  }, [fetchMore, loaded]);
+  const endOfList = useWhenVisible<HTMLDivElement>(loadMore, hasMore && !loadingMore);
 
   const onLogout = async () => {
     await logout();
@@ -127,6 +144,9 @@ export function LibraryPage() {
           ))}
         </Grid>
       )}
+      <Box ref={endOfList} sx={{ display: 'flex', justifyContent: 'center', py: hasMore ? 4 : 0 }}>
+        {loadingMore && <CircularProgress aria-label="Loading more audio files" />}
+      </Box>
     </Container>
   );
 }
