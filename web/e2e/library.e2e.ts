@@ -60,7 +60,9 @@ describe('library', () => {
     const { page, context } = await newDevice(browser);
     const offsets: number[] = [];
     page.on('request', (request) => {
-      const body = request.url().endsWith('/graphql') ? (request.postDataJSON() as Record<string, unknown> | null) : null;
+      const body = request.url().endsWith('/graphql')
+        ? (request.postDataJSON() as Record<string, unknown> | null)
+        : null;
       if (body?.operationName === 'AudioFiles') offsets.push((body.variables as { offset: number }).offset);
     });
     await signInThroughUi(page, user.email, user.password);

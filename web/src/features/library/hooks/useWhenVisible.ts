@@ -10,9 +10,12 @@ export function useWhenVisible<E extends Element>(onVisible: () => void, enabled
   useEffect(() => {
     const element = ref.current;
     if (!element || !enabled) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) onVisible();
-    }, { rootMargin: margin });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) onVisible();
+      },
+      { rootMargin: margin },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [onVisible, enabled, margin]);
