@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -73,6 +73,16 @@ function nextMessage(worker: Worker): Promise<WorkerMessage> {
  * it in memory (tests).
  */
 export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedDatabase> {
+  if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    // Creating the cluster (initdb) grows the WASM heap to about 900 MiB of resident memory, and
+    // a WASM heap never shrinks; a restart serves from about 400 MiB. So the first start creates
+    // it in a worker of its own and ends that worker, which releases its memory.
+    await (await startWorker(dataDir)).stop();
+  }
+  return startWorker(dataDir);
+}
+
+async function startWorker(dataDir: string | undefined): Promise<EmbeddedDatabase> {
   if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
