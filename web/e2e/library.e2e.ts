@@ -71,6 +71,23 @@ describe('library', () => {
     expect(await ours.count()).toBe(24);
     expect(offsets).toEqual([0]);
 
+    // The second page fails once: an error at the end of the list, and no retry loop.
+    await page.route('**/graphql', async (route) => {
+      const body = route.request().postDataJSON() as { operationName?: string; variables?: { offset?: number } } | null;
+      if (body?.operationName === 'AudioFiles' && body.variables?.offset === 24) return route.abort();
+      return route.fallback();
+    });
+    await page.mouse.wheel(0, 10_000);
+    await page.getByText('Failed to fetch audio files').waitFor();
+    await page.waitForTimeout(1000);
+    expect(offsets.filter((offset) => offset === 24)).toHaveLength(1);
+    expect(await ours.count()).toBe(24);
+    await page.unrouteAll();
+
+    // After a reload the list loads page after page on scrolling, as before.
+    await page.reload();
+    await ours.first().waitFor();
+    offsets.length = 0;
     for (let i = 0; i < 10 && (await ours.count()) < titles.length; i++) {
       await page.mouse.wheel(0, 4000);
       await page.waitForTimeout(300);

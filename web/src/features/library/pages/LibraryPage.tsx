@@ -50,17 +50,24 @@ export function LibraryPage() {
   const files = useMemo(() => (items ?? []).filter((f) => matches(f, needle)), [items, needle]);
 
   // The next page loads as the end of the grid scrolls into view (the apollo.ts cache policy
-  // appends it), until the list holds every file the server counted.
+  // appends it), until the list holds every file the server counted. A failed page is not asked
+  // for again until the list changes, so a server that is down is not called in a loop.
   const [loadingMore, setLoadingMore] = useState(false);
+  const [failedAt, setFailedAt] = useState<string | null>(null);
   const loaded = items?.length ?? 0;
+  const listAt = `${serverSearch}@${loaded}`;
+  const moreFailed = failedAt === listAt;
   const hasMore = dataState === 'complete' && page !== undefined && loaded < page.total;
   const loadMore = useCallback(() => {
     setLoadingMore(true);
     fetchMore({ variables: { offset: loaded } })
-      .catch(() => undefined) // the query's own error state shows the failure
+      .then(
+        () => setFailedAt(null),
+        () => setFailedAt(listAt),
+      )
       .finally(() => setLoadingMore(false));
-  }, [fetchMore, loaded]);
-  const endOfList = useWhenVisible<HTMLDivElement>(loadMore, hasMore && !loadingMore);
+  }, [fetchMore, loaded, listAt]);
+  const endOfList = useWhenVisible<HTMLDivElement>(loadMore, hasMore && !loadingMore && !moreFailed);
 
   const onLogout = async () => {
     await logout();
@@ -146,6 +153,7 @@ export function LibraryPage() {
       )}
       <Box ref={endOfList} sx={{ display: 'flex', justifyContent: 'center', py: hasMore ? 4 : 0 }}>
         {loadingMore && <CircularProgress aria-label="Loading more audio files" />}
+        {moreFailed && <Alert severity="error">Failed to fetch audio files</Alert>}
       </Box>
     </Container>
   );
