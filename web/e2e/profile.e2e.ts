@@ -52,6 +52,9 @@ describe('profile', () => {
     await dialog.getByText('Are you sure you want to log out?').waitFor();
     await dialog.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
+    // Logging out on purpose is not a forced logout: no warning that the session was ended.
+    await page.waitForTimeout(1000);
+    expect(await page.getByText('You have been signed out.').count()).toBe(0);
     await page.goto('/profile');
     await page.waitForURL('**/login');
     await context.close();

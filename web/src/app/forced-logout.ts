@@ -1,6 +1,6 @@
 // A forced logout can start outside React (Apollo links, REST calls), so the session layer
 // registers a handler here; without one we fall back to clearing storage and reloading /login.
-import { clearStoredSession } from './stored-session';
+import { clearStoredSession, getToken } from './stored-session';
 
 export const DEFAULT_FORCED_LOGOUT_MESSAGE = 'Authentication required';
 export const UNAUTHENTICATED_MESSAGE = 'Invalid or missing authentication token';
@@ -19,7 +19,25 @@ export function registerForcedLogoutHandler(next: Handler): () => void {
   };
 }
 
+/** The token of the session the user is signing out of on purpose, if any. */
+let leavingToken: string | null = null;
+
+/**
+ * Called as the user signs out on purpose. Until another session starts, the server's own
+ * FORCED_LOGOUT for that logout (it ends the session's other tabs) and any 401 racing it are
+ * not forced logouts: no warning; the sign-out clears the session and goes to /login itself.
+ */
+export function signingOut(token: string | null): void {
+  leavingToken = token;
+}
+
+function leaving(): boolean {
+  const token = getToken();
+  return leavingToken !== null && (token === null || token === leavingToken);
+}
+
 export function forceLogout(message: string = DEFAULT_FORCED_LOGOUT_MESSAGE): void {
+  if (leaving()) return;
   if (handler) {
     handler(message);
     return;

@@ -2,12 +2,14 @@ import { useApolloClient } from '@apollo/client/react';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   clearStoredSession,
+  getToken,
   isAdminUser,
   readStoredSession,
   storeSession,
   type StoredSession,
   type SessionUser,
 } from '../../app/stored-session';
+import { signingOut } from '../../app/forced-logout';
 import { LogoutDocument, MeDocument } from '../../gql/graphql';
 import { AuthContext, type AuthContextValue, type SessionStatus } from './auth-context';
 
@@ -57,6 +59,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [client]);
 
   const logout = useCallback(async () => {
+    signingOut(getToken());
     try {
       await client.mutate({ mutation: LogoutDocument });
     } catch (error) {
