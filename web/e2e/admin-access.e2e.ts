@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin';
 import { uploadAudio } from './support/media';
-import { createUser } from './support/api';
+import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { signInThroughUi } from './support/ui';
 
@@ -93,6 +93,34 @@ describe('admin: manage access', () => {
       .toBeGreaterThan(0);
     await screenshot(user.page, 'admin-access-revoked-player');
     await user.context.close();
+    await admin.context.close();
+  });
+
+  it('turns a grant to Expired when its expiry passes while the page is open', async () => {
+    const { id: fileId } = await uploadAudio(`Timed ${randomUUID().slice(0, 6)}`, { seconds: 5 });
+    const listener = await createUser('Timed Listener');
+    const expiresAt = new Date(Date.now() + 6000).toISOString();
+    const granted = await rest(
+      'POST',
+      '/admin/file-access',
+      { userId: listener.id, fileId, expiresAt },
+      await adminApi(),
+    );
+    expect(granted.status, JSON.stringify(granted.body)).toBeLessThan(300);
+
+    const admin = await newDevice(browser);
+    await signInAsAdmin(admin.page);
+    await admin.page.goto(`/admin/files/${fileId}/access`);
+    const grantRow = admin.page.getByRole('row').filter({ hasText: listener.email });
+    await grantRow.getByText('Active').waitFor();
+    expect(await grantRow.getByRole('button', { name: `Revoke ${listener.email}` }).isVisible()).toBe(true);
+
+    // No reload: the page itself notices the moment pass.
+    await grantRow.getByText('Expired').waitFor({ timeout: 15_000 });
+    expect(await grantRow.getByRole('button', { name: `Revoke ${listener.email}` }).count()).toBe(0);
+    await admin.page.getByRole('combobox', { name: 'Select User' }).click();
+    expect(await admin.page.getByRole('option', { name: new RegExp(listener.email) }).isVisible()).toBe(true);
+    await admin.page.keyboard.press('Escape');
     await admin.context.close();
   });
 });

@@ -24,6 +24,7 @@ import {
 import { errorText, formatDateTime } from '../admin-format';
 import { AdminPageHeader } from '../components/AdminPageHeader';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { useClockPast } from '../../../components/useClockPast';
 import { GrantAccessForm } from '../components/GrantAccessForm';
 import { useTimedMessage } from '../hooks/useTimedMessage';
 
@@ -51,9 +52,8 @@ export function FileAccessPage() {
   const [success, setSuccess] = useTimedMessage(3000);
   const [actionError, setActionError] = useState<string | null>(null);
   const [toRevoke, setToRevoke] = useState<Grant | null>(null);
-  const [now] = useState(() => Date.now());
-
   const list = data?.fileAccessList;
+  const now = useClockPast(list?.grants.map((g) => g.expiresAt) ?? []);
   const holders = new Set(list?.grants.filter((g) => statusOf(g, now) === 'Active').map((g) => g.user.id));
   const candidates = list?.allUsers.filter((u) => !holders.has(u.id)) ?? [];
 
