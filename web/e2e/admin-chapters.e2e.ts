@@ -74,6 +74,14 @@ describe('admin: chapters', () => {
       .poll(() => page.getByText(/^Playing: .*\((\d+)s\)$/).textContent(), { timeout: 10_000 })
       .toMatch(/\(([1-9]\d*)s\)$/);
     await screenshot(page, 'admin-chapters-playing');
+
+    // No stream URL to be had: the admin list names the chapter (the player page gives the reason).
+    await page.route('**/chapters/*/stream-url', (route) =>
+      route.fulfill({ status: 500, json: { success: false, message: 'Stream URLs are down' } }),
+    );
+    const label = (await firstPlay.getAttribute('aria-label'))!.replace(/^Play /, '');
+    await firstPlay.click();
+    await expect.poll(visible(page, `Failed to play chapter: ${label}`), { timeout: 10_000 }).toBe(true);
     await context.close();
   });
 });

@@ -16,7 +16,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import type { AdminChapterFragment, SegmentStorage } from '../../../gql/graphql';
-import { useChapterPlayback } from '../../player/hooks/useChapterPlayback';
+import { useChapterPlayback, type ChapterPlaybackTexts } from '../../player/hooks/useChapterPlayback';
 import { errorText } from '../admin-format';
 import { useChapters } from '../hooks/useChapters';
 import { useTimedMessage } from '../hooks/useTimedMessage';
@@ -27,9 +27,14 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 type Editing = { chapter: AdminChapterFragment | null } | null;
 
 /** Chapter Management inside Edit File: define, finalize (encrypt) and play chapters. */
+const ADMIN_TEXTS: ChapterPlaybackTexts = {
+  noStream: (_message, label) => `Failed to play chapter: ${label}`,
+  notStarted: (message) => `Failed to start chapter playback: ${message}`,
+};
+
 export function ChapterManager({ fileId }: { fileId: string }) {
   const chapters = useChapters(fileId);
-  const playback = useChapterPlayback(fileId);
+  const playback = useChapterPlayback(fileId, ADMIN_TEXTS);
   const [storage, setStorage] = useState<SegmentStorage>('filesystem');
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
@@ -89,7 +94,7 @@ export function ChapterManager({ fileId }: { fileId: string }) {
       setError('Chapter is not ready for playback. Please finalize chapters first.');
       return;
     }
-    void playback.playChapter(chapter.id);
+    void playback.playChapter(chapter.id, chapter.label);
   };
 
   return (

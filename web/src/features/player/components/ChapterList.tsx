@@ -20,7 +20,7 @@ type Chapter = PlayerFileQuery['audioFile']['chapters'][number];
 interface Props {
   chapters: Chapter[];
   playback: ChapterPlayback;
-  onPlay: (chapterId: string) => void;
+  onPlay: (chapterId: string, label: string) => void;
 }
 
 /** The file's chapters; ready ones play as encrypted HLS, the rest show as Processing. */
@@ -62,7 +62,7 @@ export function ChapterList({ chapters, playback, onPlay }: Props) {
                       edge="end"
                       aria-label={`Play ${chapter.label}`}
                       disabled={!ready || loadingChapterId !== null}
-                      onClick={() => onPlay(chapter.id)}
+                      onClick={() => onPlay(chapter.id, chapter.label)}
                     >
                       <PlayArrowIcon />
                     </IconButton>

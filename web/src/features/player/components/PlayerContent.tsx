@@ -39,9 +39,9 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
   );
 
   // One sound at a time: the chapter player and the main player never play together.
-  const playChapter = (chapterId: string) => {
+  const playChapter = (chapterId: string, label: string) => {
     pause();
-    void chapters.playChapter(chapterId);
+    void chapters.playChapter(chapterId, label);
   };
   const jump = (timestamp: number) => {
     void stopChapter();

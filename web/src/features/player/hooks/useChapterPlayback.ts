@@ -13,11 +13,24 @@ function errorText(error: unknown): string {
   return code !== undefined ? `Shaka error ${code}` : String(error);
 }
 
+/** What a failed start says; the player page and the admin chapter list word it differently. */
+export interface ChapterPlaybackTexts {
+  /** No stream URL could be had for the chapter. */
+  noStream(message: string, label: string): string;
+  /** The stream would not load or start. */
+  notStarted(message: string, label: string): string;
+}
+
+const PLAYER_PAGE_TEXTS: ChapterPlaybackTexts = {
+  noStream: (message) => `Failed to play chapter: ${message}`,
+  notStarted: (message) => `Failed to play chapter: ${message}`,
+};
+
 /**
  * Plays ready chapters as AES-128 HLS through Shaka Player, loaded on first use so its code stays
  * out of every other page. The key request carries the session headers (request filter).
  */
-export function useChapterPlayback(fileId: string) {
+export function useChapterPlayback(fileId: string, texts: ChapterPlaybackTexts = PLAYER_PAGE_TEXTS) {
   const audioRef = useRef<HTMLAudioElement | null>(null);
   const playerRef = useRef<ShakaPlayer | null>(null);
   const [activeChapterId, setActiveChapterId] = useState<string | null>(null);
@@ -48,25 +61,32 @@ export function useChapterPlayback(fileId: string) {
   }, []);
 
   const playChapter = useCallback(
-    async (chapterId: string) => {
+    async (chapterId: string, label: string) => {
       const audio = audioRef.current;
       if (!audio) return setError('Audio player not available');
       setError(null);
       setLoadingChapterId(chapterId);
       try {
-        const { streamUrl } = await createChapterStreamUrl(fileId, chapterId);
-        const player = await ensurePlayer(audio);
-        await player.load(new URL(streamUrl, window.location.origin).toString());
-        setActiveChapterId(chapterId);
-        setPosition(0);
-        await audio.play();
-      } catch (e) {
-        setError(`Failed to play chapter: ${errorText(e)}`);
+        let streamUrl: string;
+        try {
+          ({ streamUrl } = await createChapterStreamUrl(fileId, chapterId));
+        } catch (e) {
+          return setError(texts.noStream(errorText(e), label));
+        }
+        try {
+          const player = await ensurePlayer(audio);
+          await player.load(new URL(streamUrl, window.location.origin).toString());
+          setActiveChapterId(chapterId);
+          setPosition(0);
+          await audio.play();
+        } catch (e) {
+          setError(texts.notStarted(errorText(e), label));
+        }
       } finally {
         setLoadingChapterId(null);
       }
     },
-    [ensurePlayer, fileId],
+    [ensurePlayer, fileId, texts],
   );
 
   const stopChapter = useCallback(async () => {
