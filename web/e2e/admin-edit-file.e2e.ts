@@ -68,10 +68,13 @@ describe('admin: edit a file', () => {
     await context.close();
   });
 
-  it("shows 'File not found' for a missing file", async () => {
+  it("shows 'File not found' for a missing file or an id that is not one", async () => {
     const { page, context } = await newDevice(browser);
     await signInAsAdmin(page);
     await page.goto(`/admin/files/edit/${randomUUID()}`);
+    await expect.poll(visible(page, 'File not found'), { timeout: 5000 }).toBe(true);
+    // An address that holds no valid id at all names no file either.
+    await page.goto('/admin/files/edit/not-a-file-id');
     await expect.poll(visible(page, 'File not found'), { timeout: 5000 }).toBe(true);
     await context.close();
   });

@@ -42,6 +42,7 @@ export async function restFetch(path: string, init: RequestInit = {}): Promise<R
     const error = await readError(response);
     const message = forcedLogoutMessageFor(response.status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN', error.message);
     if (message) forceLogout(message);
+    else console.warn('Insufficient permissions:', error.message);
   }
   return response;
 }

@@ -64,6 +64,7 @@ export function xhrRequest({
       if ((xhr.status === 401 || xhr.status === 403) && getToken()) {
         const logoutMessage = forcedLogoutMessageFor(xhr.status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN', message);
         if (logoutMessage) forceLogout(logoutMessage);
+        else console.warn('Insufficient permissions:', message);
       }
       reject(new RestError(xhr.status, message, parsed.error?.code));
     };

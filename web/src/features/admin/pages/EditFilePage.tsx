@@ -8,8 +8,10 @@ import { AdminPageHeader } from '../components/AdminPageHeader';
 import { ChapterManager } from '../components/ChapterManager';
 import { EditFileForm } from '../components/EditFileForm';
 
+// The id in the address is the query's only input: one the server cannot read names no file either.
 const isNotFound = (error: unknown) =>
-  CombinedGraphQLErrors.is(error) && error.errors.some((e) => e.extensions?.code === 'NOT_FOUND');
+  CombinedGraphQLErrors.is(error) &&
+  error.errors.some((e) => e.extensions?.code === 'NOT_FOUND' || e.extensions?.code === 'BAD_USER_INPUT');
 
 export function EditFilePage() {
   const { id = '' } = useParams();
