@@ -57,10 +57,19 @@ export async function authenticate(
   if (!deviceId || deviceId !== session.deviceId) {
     throw new AppError('UNAUTHENTICATED', 'This token does not belong to this device');
   }
-  const now = Date.now();
-  if (now - session.lastActivity.getTime() > ACTIVITY_RESOLUTION_MS) {
-    await em.nativeUpdate(DeviceSession, { id: session.id }, { lastActivity: new Date(now) });
-    session.lastActivity = new Date(now);
-  }
+  session.lastActivity = (await noteActivity(em, session.id, session.lastActivity)) ?? session.lastActivity;
   return { user: session.user, session };
+}
+
+/**
+ * Brings a device session's lastActivity up to date, writing at most once a minute per session;
+ * resolves to the new time when it wrote. Every authenticated request counts, and so does every
+ * byte request made with the session's stream credentials.
+ */
+export async function noteActivity(em: EntityManager, sessionId: string, lastActivity: Date): Promise<Date | null> {
+  const now = Date.now();
+  if (now - lastActivity.getTime() <= ACTIVITY_RESOLUTION_MS) return null;
+  const at = new Date(now);
+  await em.nativeUpdate(DeviceSession, { id: sessionId }, { lastActivity: at });
+  return at;
 }

@@ -8,7 +8,7 @@ import { requireCaller } from '../auth/auth.policy.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionChapterFacts, type ChapterFacts } from '../streaming/access-facts.js';
 import {
-  assertStreamStillAllowed,
+  allowStream,
   streamRefused,
   withPresenter,
   type Presenter,
@@ -101,7 +101,7 @@ async function checkGrant(
   await assertSamePresenter(facts);
   const { chapter, file } = facts;
   if (!chapter || !file) throw new AppError('NOT_FOUND', 'Chapter not found');
-  assertStreamStillAllowed(facts, file);
+  await allowStream(ctx, facts, file);
   if (chapter.status !== ChapterStatus.ready || !chapter.hasPlaylist) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
   return chapter;
 }

@@ -14,6 +14,7 @@ export interface SessionFacts {
   deviceId: string;
   isActive: boolean;
   userId: string;
+  lastActivity: Date;
 }
 
 /** The account the credential was issued to. */
@@ -57,7 +58,7 @@ export interface ChapterFacts extends AccessFacts {
   } | null;
 }
 
-const FACTS = `ds.id as session_id, ds.device_id, ds.is_active, ds.user_id as session_user_id,
+const FACTS = `ds.id as session_id, ds.device_id, ds.is_active, ds.user_id as session_user_id, ds.last_activity,
   u.id as user_id, u.role, u.is_locked,
   f.id as file_id, f.is_public, f.storage_path, f.mime_type, f.duration,
   fa.can_view, fa.expires_at as grant_expires_at`;
@@ -76,6 +77,7 @@ function accessFacts(row: Row): AccessFacts {
       deviceId: row.device_id as string,
       isActive: row.is_active as boolean,
       userId: row.session_user_id as string,
+      lastActivity: toDate(row.last_activity) as Date,
     },
     user: { id: row.user_id as string, role: row.role as UserRole, isLocked: row.is_locked as boolean },
     file:

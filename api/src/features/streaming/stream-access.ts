@@ -1,7 +1,7 @@
 import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { mayViewFile } from '../access/visibility.js';
-import { authenticate } from '../auth/authenticate.js';
+import { authenticate, noteActivity } from '../auth/authenticate.js';
 import { verifyAccessToken } from '../auth/tokens.js';
 import type { AccessFacts, FileFacts } from './access-facts.js';
 
@@ -19,12 +19,21 @@ export interface Presenter {
  * Re-checks, at the moment of a byte request, what a stream credential was issued for: the
  * account is unlocked, the device session still active and the file still visible (grant live).
  */
-export function assertStreamStillAllowed(facts: AccessFacts, file: FileFacts): void {
+function assertStreamStillAllowed(facts: AccessFacts, file: FileFacts): void {
   const { session, user, grant } = facts;
   if (user.isLocked || !session.isActive || session.userId !== user.id) throw streamRefused();
   if (!mayViewFile(user, file, grant)) {
     throw new AppError('FORBIDDEN', 'Access denied. You do not have permission to access this file.');
   }
+}
+
+/**
+ * assertStreamStillAllowed, then the device session's last activity brought up to date: while a
+ * player plays, its byte requests may be the only calls the session makes.
+ */
+export async function allowStream(ctx: Ctx, facts: AccessFacts, file: FileFacts): Promise<void> {
+  assertStreamStillAllowed(facts, file);
+  await noteActivity(ctx.em, facts.session.id, facts.session.lastActivity);
 }
 
 /** Checks that the presenter is the device session a credential was issued to. */

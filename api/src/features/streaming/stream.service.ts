@@ -8,7 +8,7 @@ import { requireCaller } from '../auth/auth.policy.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionFileFacts, streamTokenFacts, type FileFacts } from './access-facts.js';
-import { assertStreamStillAllowed, streamRefused, withPresenter, type Presenter } from './stream-access.js';
+import { allowStream, streamRefused, withPresenter, type Presenter } from './stream-access.js';
 import { signedUrlSchema } from './stream.schemas.js';
 import { StreamSession } from './stream-session.entity.js';
 import { isLiveExpiry, signParts, verifyParts } from './url-signing.js';
@@ -98,7 +98,7 @@ export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: s
     const facts = await streamTokenFacts(ctx.em, hashStreamToken(token));
     if (!facts || facts.expiresAt.getTime() <= Date.now()) throw streamRefused();
     await assertSamePresenter(facts);
-    assertStreamStillAllowed(facts, facts.file);
+    await allowStream(ctx, facts, facts.file);
     const bytes = await storedBytes(ctx, facts.file);
     return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType };
   });
@@ -165,7 +165,7 @@ export async function openSignedUrl(
     await assertSamePresenter(facts);
     const { file } = facts;
     if (!file) throw new AppError('NOT_FOUND', 'Audio file not found');
-    assertStreamStillAllowed(facts, file);
+    await allowStream(ctx, facts, file);
     const bytes = await storedBytes(ctx, file);
     const from = byteAt(start, file.duration, bytes.size);
     const to = end === -1 ? bytes.size : byteAt(end, file.duration, bytes.size);

@@ -277,4 +277,17 @@ describe('cost of a byte request', () => {
     console.log(`queries per byte request: ${JSON.stringify(counts)}`);
     expect(counts).toEqual({ stream: 1, streamWithBearer: 1, signed: 1, signedWithBearer: 1 });
   });
+
+  it("counts a player's byte requests as its device session's activity, writing at most once a minute", async () => {
+    const v = await viewer();
+    const url = await openStream(v);
+    const sql = (text: string) => t.app.orm.em.fork().getConnection().execute<{ at: Date }[]>(text, [v.sessionId]);
+    await sql(`update device_sessions set last_activity = now() - interval '10 minutes' where id = ?`);
+    // A range fetched with the stream token alone is still this session's activity.
+    expect(await queriesFor(url, {})).toBe(2);
+    const [{ at }] = await sql('select last_activity as at from device_sessions where id = ?');
+    expect(Date.now() - new Date(at).getTime()).toBeLessThan(60_000);
+    // Just refreshed: the next range costs its one statement again.
+    expect(await queriesFor(url, {})).toBe(1);
+  });
 });
