@@ -63,4 +63,16 @@ describe('route guards', () => {
     await page.getByRole('heading', { name: 'My Audio Library' }).waitFor();
     await context.close();
   });
+
+  it("shows the error page naming the failure and the script's address when a page's code cannot load", async () => {
+    const user = await createUser();
+    const { page, context } = await newDevice(browser);
+    await signInThroughUi(page, user.email, user.password);
+    await page.route('**/assets/DevicesPage-*.js', (route) => route.abort());
+    await page.getByRole('button', { name: 'Device Security' }).click();
+    await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
+    const alert = await page.getByRole('alert').textContent();
+    expect(alert).toMatch(/^Loading chunk failed \(missing: http:\/\/[^ ]+\/assets\/DevicesPage-[\w-]+\.js\)$/);
+    await context.close();
+  });
 });

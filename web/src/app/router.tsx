@@ -4,24 +4,24 @@ import { RegisterPage } from '../features/auth/pages/RegisterPage';
 import { LibraryPage } from '../features/library/pages/LibraryPage';
 import { RequireAdmin, RequireAuth, SessionLoading } from './guards';
 import { RootLayout } from './RootLayout';
+import { lazyPage } from './load-chunk';
 import { RouteErrorPage } from './RouteErrorPage';
 
 // Everything but sign-in and the library loads on demand: the player (Shaka) and the admin
 // screens are large, and Devices and Profile are visited rarely.
 const admin = {
-  dashboard: () =>
-    import('../features/admin/pages/AdminDashboardPage').then((m) => ({ Component: m.AdminDashboardPage })),
-  users: () => import('../features/admin/pages/UserListPage').then((m) => ({ Component: m.UserListPage })),
-  createUser: () => import('../features/admin/pages/CreateUserPage').then((m) => ({ Component: m.CreateUserPage })),
-  editUser: () => import('../features/admin/pages/EditUserPage').then((m) => ({ Component: m.EditUserPage })),
-  files: () => import('../features/admin/pages/FileListPage').then((m) => ({ Component: m.FileListPage })),
-  upload: () => import('../features/admin/pages/UploadFilePage').then((m) => ({ Component: m.UploadFilePage })),
-  editFile: () => import('../features/admin/pages/EditFilePage').then((m) => ({ Component: m.EditFilePage })),
-  access: () => import('../features/admin/pages/FileAccessPage').then((m) => ({ Component: m.FileAccessPage })),
+  dashboard: lazyPage(() => import('../features/admin/pages/AdminDashboardPage'), 'AdminDashboardPage'),
+  users: lazyPage(() => import('../features/admin/pages/UserListPage'), 'UserListPage'),
+  createUser: lazyPage(() => import('../features/admin/pages/CreateUserPage'), 'CreateUserPage'),
+  editUser: lazyPage(() => import('../features/admin/pages/EditUserPage'), 'EditUserPage'),
+  files: lazyPage(() => import('../features/admin/pages/FileListPage'), 'FileListPage'),
+  upload: lazyPage(() => import('../features/admin/pages/UploadFilePage'), 'UploadFilePage'),
+  editFile: lazyPage(() => import('../features/admin/pages/EditFilePage'), 'EditFilePage'),
+  access: lazyPage(() => import('../features/admin/pages/FileAccessPage'), 'FileAccessPage'),
 };
-const player = () => import('../features/player/pages/PlayerPage').then((m) => ({ Component: m.PlayerPage }));
-const devices = () => import('../features/devices/pages/DevicesPage').then((m) => ({ Component: m.DevicesPage }));
-const profile = () => import('../features/profile/pages/ProfilePage').then((m) => ({ Component: m.ProfilePage }));
+const player = lazyPage(() => import('../features/player/pages/PlayerPage'), 'PlayerPage');
+const devices = lazyPage(() => import('../features/devices/pages/DevicesPage'), 'DevicesPage');
+const profile = lazyPage(() => import('../features/profile/pages/ProfilePage'), 'ProfilePage');
 
 export const routes: RouteObject[] = [
   {
