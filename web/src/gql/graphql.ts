@@ -215,7 +215,7 @@ export type DeviceDataInput = {
 /** A device an account is (or was) signed in on. */
 export type DeviceSession = {
   __typename: 'DeviceSession';
-  /** First login on this device. */
+  /** When the current session on this device began; a sign-in after it ended starts a new one. */
   createdAt: Scalars['DateTimeISO']['output'];
   /** The client-generated device id (X-Device-ID). */
   deviceId: Scalars['String']['output'];

@@ -79,6 +79,7 @@ async function openSession(ctx: Ctx, em: EntityManager, user: User, data: Device
   if (!session) {
     session = em.create(DeviceSession, { user, deviceId: data.deviceId, deviceName: describeDevice(data) });
   } else if (!session.isActive) {
+    // A new session on a known device: tokens and URLs issued in the one that ended name its start.
     session.createdAt = now;
   }
   Object.assign(session, {
@@ -209,6 +210,7 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
       const token = await signAccessToken(ctx.deps.config.secret, {
         userId: outcome.user.id,
         sessionId: outcome.session.id,
+        sessionStart: outcome.session.createdAt.getTime(),
       });
       return {
         success: true,
@@ -244,7 +246,11 @@ export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<AuthP
     }
     throw err;
   });
-  const token = await signAccessToken(ctx.deps.config.secret, { userId: user.id, sessionId: session.id });
+  const token = await signAccessToken(ctx.deps.config.secret, {
+    userId: user.id,
+    sessionId: session.id,
+    sessionStart: session.createdAt.getTime(),
+  });
   return { token, user, deviceSession: session };
 }
 

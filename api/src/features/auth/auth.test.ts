@@ -85,6 +85,9 @@ describe('login and the single-device policy', () => {
 
       const afterUnlock = await signIn(t, user.email, first.deviceId);
       expect((await t.rest('GET', '/auth/me', undefined, afterUnlock)).status).toBe(200);
+      // Same device, same session row, but a new session: the token from before the lock stays dead.
+      expect(afterUnlock.sessionId).toBe(first.sessionId);
+      expect((await t.rest('GET', '/auth/me', undefined, first)).status).toBe(401);
     } finally {
       await stream.close();
     }

@@ -50,7 +50,8 @@ export async function authenticate(
   if (!token) return null;
   const claims = await verifyAccessToken(config.secret, token);
   const session = await findSessionWithUser(em, claims.sessionId, claims.userId);
-  if (!session || !session.isActive) {
+  // A token signed for an earlier session on this device (since ended, then reopened) does not hold.
+  if (!session || !session.isActive || session.createdAt.getTime() !== claims.sessionStart) {
     throw new AppError('UNAUTHENTICATED', 'Session expired or ended. Please log in again.');
   }
   if (session.user.isLocked) throw new AppError('UNAUTHENTICATED', 'Account is locked');

@@ -44,7 +44,7 @@ export class DeviceSession {
   @Property({ default: true })
   isActive: boolean = true;
 
-  @Field({ description: 'First login on this device.' })
+  @Field({ description: 'When the current session on this device began; a sign-in after it ended starts a new one.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 

@@ -7,6 +7,11 @@ const ACCESS_TOKEN_TTL = '7d';
 export interface AccessClaims {
   userId: string;
   sessionId: string;
+  /**
+   * When the device session the token was signed for began (ms): a session row is reopened by a
+   * later sign-in on the same device, and a token from before that must not work again.
+   */
+  sessionStart: number;
 }
 
 function keyFrom(secret: string): Uint8Array {
@@ -14,7 +19,7 @@ function keyFrom(secret: string): Uint8Array {
 }
 
 export async function signAccessToken(secret: string, claims: AccessClaims): Promise<string> {
-  return new SignJWT({ sid: claims.sessionId })
+  return new SignJWT({ sid: claims.sessionId, st: claims.sessionStart })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.userId)
     .setIssuer(ISSUER)
@@ -27,8 +32,9 @@ export async function signAccessToken(secret: string, claims: AccessClaims): Pro
 export async function verifyAccessToken(secret: string, token: string): Promise<AccessClaims> {
   try {
     const { payload } = await jwtVerify(token, keyFrom(secret), { algorithms: ['HS256'], issuer: ISSUER });
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') throw new Error('claims');
-    return { userId: payload.sub, sessionId: payload.sid };
+    const { sub, sid, st } = payload;
+    if (typeof sub !== 'string' || typeof sid !== 'string' || typeof st !== 'number') throw new Error('claims');
+    return { userId: sub, sessionId: sid, sessionStart: st };
   } catch (err) {
     if (err instanceof errors.JWTExpired) throw new AppError('UNAUTHENTICATED', 'Token has expired');
     throw new AppError('UNAUTHENTICATED', 'Invalid or missing authentication token');

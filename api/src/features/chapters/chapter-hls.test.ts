@@ -54,10 +54,10 @@ async function finalize(fileId: string, storageType: string) {
   );
 }
 
-async function viewerOf(fileId: string): Promise<Session & { grantId: string }> {
+async function viewerOf(fileId: string): Promise<Session & { grantId: string; email: string }> {
   const user = await createUser(t);
   const grantId = await grantFile(t, user.id, fileId);
-  return { ...(await signIn(t, user.email)), grantId };
+  return { ...(await signIn(t, user.email)), grantId, email: user.email };
 }
 
 async function streamUrl(fileId: string, chapterId: string, session: Session): Promise<string> {
@@ -224,6 +224,15 @@ describe('the key is re-checked at every fetch', () => {
     await expectForbidden(await fetch(url), /no longer valid/);
     // Every other route keeps answering a bad credential with 401.
     expect((await t.rest('GET', `/files/${file.id}/chapters`, undefined, viewer)).status).toBe(401);
+
+    // The device signs in again: a new session, in which the old URLs and the old token stay dead.
+    const again = await signIn(t, viewer.email, viewer.deviceId);
+    expect(again.sessionId).toBe(viewer.sessionId);
+    await expectForbidden(await fetch(keyUrl, { headers: withSession(again) }), /no longer valid/);
+    await expectForbidden(await fetch(url, { headers: withSession(again) }), /no longer valid/);
+    await expectForbidden(await fetchKey(), /Session expired or ended/);
+    expect((await t.rest('GET', `/files/${file.id}/chapters`, undefined, viewer)).status).toBe(401);
+    await expectKey(await fetch(await keyUrlFor(again), { headers: withSession(again) }));
   });
 
   it('answers the playlist and the key in one statement each', async () => {

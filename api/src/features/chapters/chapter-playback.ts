@@ -21,12 +21,13 @@ import { Chapter, ChapterStatus } from './chapter.entity.js';
 import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from './hls-encode.js';
 
 export const NOT_READY_MESSAGE = 'Chapter is not ready for playback. Please finalize chapters first.';
-const PLAYLIST_PURPOSE = 'chapter-playlist:v1';
+const PLAYLIST_PURPOSE = 'chapter-playlist:v2';
 const SEGMENT_PURPOSE = 'chapter-segments:v1';
 
-/** What a chapter playlist URL carries: the device session it was issued to and its expiry. */
+/** What a chapter playlist URL carries: the device session it was issued to, when that began, and its expiry. */
 export interface PlaybackGrant {
   sid: string | null;
+  st: number | null;
   exp: number | null;
   sig: string | null;
 }
@@ -48,9 +49,9 @@ export function segmentToken(secret: string, chapterId: string): string {
   return signParts(secret, SEGMENT_PURPOSE, [chapterId]).slice(0, 32);
 }
 
-function grantQuery(secret: string, chapterId: string, sid: string, exp: number): string {
-  const sig = signParts(secret, PLAYLIST_PURPOSE, [chapterId, sid, exp]);
-  return new URLSearchParams({ sid, exp: String(exp), sig }).toString();
+function grantQuery(secret: string, chapterId: string, sid: string, st: number, exp: number): string {
+  const sig = signParts(secret, PLAYLIST_PURPOSE, [chapterId, sid, st, exp]);
+  return new URLSearchParams({ sid, st: String(st), exp: String(exp), sig }).toString();
 }
 
 /** A signed playlist URL for a ready chapter, bound to the caller's device session. */
@@ -67,7 +68,13 @@ export async function createChapterStreamUrl(
   if (!chapter) throw new AppError('NOT_FOUND', 'Chapter not found');
   if (chapter.status !== ChapterStatus.ready) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
   const exp = Date.now() + expiresIn;
-  const query = grantQuery(ctx.deps.config.secret, chapter.id, caller.session.id, exp);
+  const query = grantQuery(
+    ctx.deps.config.secret,
+    chapter.id,
+    caller.session.id,
+    caller.session.createdAt.getTime(),
+    exp,
+  );
   return { streamUrl: `${chapterBase(chapter.id)}/playlist.m3u8?${query}`, expiresAt: new Date(exp) };
 }
 
@@ -91,13 +98,19 @@ async function checkGrant(
   part: 'playlist' | 'key',
 ): Promise<NonNullable<ChapterFacts['chapter']>> {
   const id = parseId(chapterId, 'chapterId');
-  const { sid, exp, sig } = grant;
-  if (!sid || exp === null || !verifyParts(ctx.deps.config.secret, PLAYLIST_PURPOSE, [id, sid, exp], sig)) {
+  const { sid, st, exp, sig } = grant;
+  if (
+    !sid ||
+    st === null ||
+    exp === null ||
+    !verifyParts(ctx.deps.config.secret, PLAYLIST_PURPOSE, [id, sid, st, exp], sig)
+  ) {
     throw new AppError('FORBIDDEN', 'Invalid signed URL');
   }
   if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
   const facts = await sessionChapterFacts(ctx.em, parseId(sid, 'sid'), id, part);
-  if (!facts) throw streamRefused();
+  // A session that ended since (even if the device has signed in again) takes its URLs with it.
+  if (!facts || facts.session.startedAt.getTime() !== st) throw streamRefused();
   await assertSamePresenter(facts);
   const { chapter, file } = facts;
   if (!chapter || !file) throw new AppError('NOT_FOUND', 'Chapter not found');
@@ -121,7 +134,8 @@ export async function chapterPlaylist(
   );
   const { secret } = ctx.deps.config;
   const base = chapterBase(chapter.id);
-  const keyUri = `${base}/key?${grantQuery(secret, chapter.id, grant.sid as string, grant.exp as number)}`;
+  const { sid, st, exp } = grant as { sid: string; st: number; exp: number };
+  const keyUri = `${base}/key?${grantQuery(secret, chapter.id, sid, st, exp)}`;
   return (chapter.playlist as string)
     .replace(KEY_URI_PLACEHOLDER, keyUri)
     .replaceAll(SEGMENT_BASE_PLACEHOLDER, `${base}/segments/${segmentToken(secret, chapter.id)}`);

@@ -33,7 +33,12 @@ export function chapterView(c: Chapter) {
 }
 
 function grantFrom(query: Record<string, unknown>): PlaybackGrant {
-  return { sid: queryString(query.sid), exp: queryInteger(query.exp), sig: queryString(query.sig) };
+  return {
+    sid: queryString(query.sid),
+    st: queryInteger(query.st),
+    exp: queryInteger(query.exp),
+    sig: queryString(query.sig),
+  };
 }
 
 /** Segments never change: any cache may keep them. Keys and signed playlists: nobody may. */

@@ -15,6 +15,8 @@ export interface SessionFacts {
   isActive: boolean;
   userId: string;
   lastActivity: Date;
+  /** When the session began: a credential issued before it belongs to an earlier, ended one. */
+  startedAt: Date;
 }
 
 /** The account the credential was issued to. */
@@ -44,6 +46,7 @@ export interface AccessFacts {
 export interface StreamTokenFacts extends AccessFacts {
   file: FileFacts;
   expiresAt: Date;
+  createdAt: Date;
 }
 
 export interface ChapterFacts extends AccessFacts {
@@ -59,6 +62,7 @@ export interface ChapterFacts extends AccessFacts {
 }
 
 const FACTS = `ds.id as session_id, ds.device_id, ds.is_active, ds.user_id as session_user_id, ds.last_activity,
+  ds.created_at as session_started_at,
   u.id as user_id, u.role, u.is_locked,
   f.id as file_id, f.is_public, f.storage_path, f.mime_type, f.duration,
   fa.can_view, fa.expires_at as grant_expires_at`;
@@ -78,6 +82,7 @@ function accessFacts(row: Row): AccessFacts {
       isActive: row.is_active as boolean,
       userId: row.session_user_id as string,
       lastActivity: toDate(row.last_activity) as Date,
+      startedAt: toDate(row.session_started_at) as Date,
     },
     user: { id: row.user_id as string, role: row.role as UserRole, isLocked: row.is_locked as boolean },
     file:
@@ -97,7 +102,7 @@ function accessFacts(row: Row): AccessFacts {
 /** A stream session by its token's hash, with the device session, account and file it was bound to. */
 export async function streamTokenFacts(em: EntityManager, tokenHash: string): Promise<StreamTokenFacts | null> {
   const [row] = await em.execute<Row[]>(
-    `select ${FACTS}, ss.expires_at
+    `select ${FACTS}, ss.expires_at, ss.created_at as stream_created_at
      from stream_sessions ss
      join device_sessions ds on ds.id = ss.device_session_id
      join users u on u.id = ss.user_id
@@ -108,7 +113,12 @@ export async function streamTokenFacts(em: EntityManager, tokenHash: string): Pr
   );
   if (!row) return null;
   const facts = accessFacts(row);
-  return { ...facts, file: facts.file as FileFacts, expiresAt: toDate(row.expires_at) as Date };
+  return {
+    ...facts,
+    file: facts.file as FileFacts,
+    expiresAt: toDate(row.expires_at) as Date,
+    createdAt: toDate(row.stream_created_at) as Date,
+  };
 }
 
 /** A device session (null when there is none) with its account, a file and the account's grant to it. */

@@ -74,6 +74,7 @@ export async function withPresenter<T>(
     if (claims) {
       const isThisSession =
         claims.sessionId === session.id &&
+        claims.sessionStart === session.startedAt.getTime() &&
         claims.userId === session.userId &&
         session.userId === user.id &&
         session.isActive &&

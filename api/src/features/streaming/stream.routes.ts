@@ -50,6 +50,7 @@ export function streamRoutes(): Router {
   const signedBytes = async (req: Request<{ fileId: string }>, res: Response) => {
     const bytes = await streams.openSignedUrl(res.locals.ctx, presenterOf(req, res), req.params.fileId, {
       sid: queryString(req.query.sid),
+      st: queryInteger(req.query.st),
       start: queryNumber(req.query.start),
       end: queryNumber(req.query.end),
       exp: queryInteger(req.query.exp),

@@ -13,7 +13,7 @@ import { signedUrlSchema } from './stream.schemas.js';
 import { StreamSession } from './stream-session.entity.js';
 import { isLiveExpiry, signParts, verifyParts } from './url-signing.js';
 
-const SIGNED_RANGE_PURPOSE = 'signed-range:v1';
+const SIGNED_RANGE_PURPOSE = 'signed-range:v2';
 
 export interface DrmStatus {
   fileId: string;
@@ -97,6 +97,8 @@ export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: s
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw streamRefused();
     const facts = await streamTokenFacts(ctx.em, hashStreamToken(token));
     if (!facts || facts.expiresAt.getTime() <= Date.now()) throw streamRefused();
+    // Issued in an earlier session of this device, which has since ended: not this one's.
+    if (facts.createdAt < facts.session.startedAt) throw streamRefused();
     await assertSamePresenter(facts);
     await allowStream(ctx, facts, facts.file);
     const bytes = await storedBytes(ctx, facts.file);
@@ -107,13 +109,15 @@ export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: s
 interface SignedRangeParams {
   fileId: string;
   sessionId: string;
+  /** The session's start (ms): the URL dies with the session, even if the device signs in again. */
+  sessionStart: number;
   start: number;
   end: number;
   expires: number;
 }
 
 function signedRangeParts(p: SignedRangeParams): (string | number)[] {
-  return [p.fileId, p.sessionId, p.start, p.end, p.expires];
+  return [p.fileId, p.sessionId, p.sessionStart, p.start, p.end, p.expires];
 }
 
 /** A URL for the part of the file from startTime, for seeking; bound to the caller's device session. */
@@ -126,12 +130,14 @@ export async function createSignedUrl(ctx: Ctx, fileId: string, input: unknown):
   const params: SignedRangeParams = {
     fileId: file.id,
     sessionId: caller.session.id,
+    sessionStart: caller.session.createdAt.getTime(),
     start: body.startTime,
     end: body.endTime === -1 ? -1 : Math.min(body.endTime, file.duration),
     expires: Date.now() + body.expiresIn,
   };
   const query = new URLSearchParams({
     sid: params.sessionId,
+    st: String(params.sessionStart),
     start: String(params.start),
     end: String(params.end),
     exp: String(params.expires),
@@ -150,18 +156,27 @@ export async function openSignedUrl(
   ctx: Ctx,
   presenter: Presenter,
   fileId: string,
-  query: { sid: string | null; start: number | null; end: number | null; exp: number | null; sig: string | null },
+  query: {
+    sid: string | null;
+    st: number | null;
+    start: number | null;
+    end: number | null;
+    exp: number | null;
+    sig: string | null;
+  },
 ): Promise<AudioBytes> {
   return withPresenter(ctx, presenter, async (assertSamePresenter) => {
-    const { sid, start, end, exp } = query;
-    if (!sid || start === null || end === null || exp === null) throw new AppError('FORBIDDEN', 'Invalid signed URL');
-    const params: SignedRangeParams = { fileId, sessionId: sid, start, end, expires: exp };
+    const { sid, st, start, end, exp } = query;
+    if (!sid || st === null || start === null || end === null || exp === null) {
+      throw new AppError('FORBIDDEN', 'Invalid signed URL');
+    }
+    const params: SignedRangeParams = { fileId, sessionId: sid, sessionStart: st, start, end, expires: exp };
     if (!verifyParts(ctx.deps.config.secret, SIGNED_RANGE_PURPOSE, signedRangeParts(params), query.sig)) {
       throw new AppError('FORBIDDEN', 'Invalid signed URL');
     }
     if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
     const facts = await sessionFileFacts(ctx.em, parseId(sid, 'sid'), parseId(fileId, 'fileId'));
-    if (!facts) throw streamRefused();
+    if (!facts || facts.session.startedAt.getTime() !== st) throw streamRefused();
     await assertSamePresenter(facts);
     const { file } = facts;
     if (!file) throw new AppError('NOT_FOUND', 'Audio file not found');

@@ -190,7 +190,7 @@ describe('signed seek URLs', () => {
     const url = await signedUrl(v, { startTime: 5, endTime: -1, expiresIn: 60000 });
     const parsed = new URL(url);
     const tampered: string[] = [];
-    for (const key of ['sid', 'start', 'end', 'exp', 'sig']) {
+    for (const key of ['sid', 'st', 'start', 'end', 'exp', 'sig']) {
       const copy = new URL(parsed);
       const value = copy.searchParams.get(key) as string;
       const last = value.at(-1) === '1' ? '2' : '1';
@@ -243,6 +243,36 @@ describe('the bearer token beside a byte credential', () => {
     await t.rest('POST', '/auth/logout', undefined, owner);
     expect((await get(url, { ...bearer, 'x-device-id': owner.deviceId })).status).toBe(401);
     expect((await get(url)).status).toBe(403);
+  });
+});
+
+describe('a session that ended', () => {
+  it('takes its stream and seek URLs with it, even once the device has signed in again', async () => {
+    const user = await createUser(t);
+    await grantFile(t, user.id, file.id);
+    const before = await signIn(t, user.email);
+    const stream = await openStream(before);
+    const seek = await t.rest<{ data: { signedUrl: string } }>(
+      'POST',
+      `/drm/signed-url/${file.id}`,
+      { startTime: 5 },
+      before,
+    );
+    const signed = `${t.url}${seek.body.data.signedUrl}`;
+    const range = { range: 'bytes=0-9' };
+    expect((await get(stream, range)).status).toBe(206);
+    expect((await get(signed, range)).status).toBe(206);
+
+    expect((await t.rest('POST', '/auth/logout', undefined, before)).status).toBe(200);
+    const after = await signIn(t, user.email, before.deviceId);
+    expect(after.sessionId).toBe(before.sessionId);
+    const headers = { ...range, authorization: `Bearer ${after.token}`, 'x-device-id': after.deviceId };
+    for (const url of [stream, signed]) {
+      expect((await get(url, range)).status).toBe(403);
+      expect((await get(url, headers)).status).toBe(403);
+    }
+    // What the new session asks for works as ever.
+    expect((await get(await openStream(after), range)).status).toBe(206);
   });
 });
 
