@@ -9,17 +9,28 @@ import {
 
 export const MAX_DEPTH = 12;
 export const MAX_FIELDS = 1500;
+/**
+ * Selections walked with fragments expanded at every spread. Spreads that select no field (a
+ * fragment spread twice in each of 30 nested fragments) would otherwise take 2^30 steps without
+ * ever reaching MAX_FIELDS, in validation, before anything else refuses the document.
+ */
+export const MAX_SELECTIONS = 5000;
 
-/** Refuses documents nested deeper than MAX_DEPTH or selecting more than MAX_FIELDS fields. */
+/**
+ * Refuses documents nested deeper than MAX_DEPTH, selecting more than MAX_FIELDS fields, or
+ * expanding to more than MAX_SELECTIONS selections.
+ */
 export function queryLimitsRule(context: ValidationContext): ASTVisitor {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of context.getDocument().definitions) {
     if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
   }
   let fields = 0;
+  let walked = 0;
   const walk = (set: SelectionSetNode, depth: number, seen: Set<string>): number => {
     let deepest = depth;
     for (const sel of set.selections) {
+      if (++walked > MAX_SELECTIONS) return deepest;
       if (sel.kind === Kind.FIELD) {
         fields += 1;
         if (sel.selectionSet) deepest = Math.max(deepest, walk(sel.selectionSet, depth + 1, seen));
@@ -38,7 +49,16 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(node) {
       fields = 0;
+      walked = 0;
       const depth = walk(node.selectionSet, 1, new Set());
+      if (walked > MAX_SELECTIONS) {
+        context.reportError(
+          new GraphQLError(`Query is too large (at most ${MAX_SELECTIONS} selections with fragments expanded)`, {
+            nodes: [node],
+          }),
+        );
+        return;
+      }
       if (depth > MAX_DEPTH) {
         context.reportError(new GraphQLError(`Query is nested too deeply (at most ${MAX_DEPTH} levels)`, { nodes: [node] }));
       }

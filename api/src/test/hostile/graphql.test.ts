@@ -127,6 +127,17 @@ describe('hostile GraphQL documents', () => {
     expect(JSON.stringify(body)).not.toMatch(/Did you mean/i);
   });
 
+  it('refuses at once, even anonymously, fragments that expand exponentially without selecting a field', async () => {
+    // F0 spreads F1 twice, F1 spreads F2 twice, ... F30 spreads a fragment that does not exist.
+    const fragments = Array.from({ length: 30 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`);
+    const query = `query { ...F0 } ${fragments.join(' ')} fragment F30 on Query { ...Missing }`;
+    const started = Date.now();
+    const { body } = await anonymous({ query }, 'exponential fragments');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(body.errors?.length).toBeGreaterThan(0);
+    expect(codes(body).every((c) => c === 'BAD_USER_INPUT'), JSON.stringify(codes(body))).toBe(true);
+  });
+
   it('refuses documents nested too deeply, with fragment cycles, or too wide', async () => {
     const deepSelection = `{ me ${'{ id '.repeat(3000)}${'}'.repeat(3000)} }`;
     const wide = `{ ${Array.from({ length: 2000 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
