@@ -8,6 +8,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { expressMiddleware } from '@as-integrations/express5';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express from 'express';
+import { specifiedRules, validate, type GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { AppConfig } from './config.js';
@@ -21,7 +22,7 @@ import { chapterBytePaths } from './features/chapters/chapter.routes.js';
 import { streamBytePaths } from './features/streaming/stream.routes.js';
 import type { GqlContext } from './graphql/context.js';
 import { createFormatError, refusal } from './graphql/errors.js';
-import { queryLimitsRule } from './graphql/limits.js';
+import { queryLimitsRule, subscriptionsOnlyRule } from './graphql/limits.js';
 import { createLoaders } from './graphql/loaders.js';
 import { noStoreResponses } from './graphql/no-store.js';
 import { createEventBus, type EventBus } from './graphql/pubsub.js';
@@ -78,10 +79,17 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.use(securityHeaders());
   const server = createServer(app);
 
+  const formatError = createFormatError(logger);
+  const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => formatError(e.toJSON(), e));
   const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: 64 * 1024 });
   const wsCleanup = useServer<Record<string, unknown>>(
     {
       schema,
+      // The same limits as over HTTP, and errors leave the same way (unknown ones logged and hidden).
+      validate: (s, document) => validate(s, document, [...specifiedRules, subscriptionsOnlyRule, queryLimitsRule]),
+      onError: (_ctx, _id, _payload, errors) => formatAll(errors),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: formatAll(result.errors) } : undefined,
       context: async (socketCtx): Promise<GqlContext> => {
         const params = socketCtx.connectionParams ?? {};
         const em = orm.em.fork();
@@ -109,7 +117,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
 
   const apollo = new ApolloServer<GqlContext>({
     schema,
-    formatError: createFormatError(logger),
+    formatError,
     validationRules: [queryLimitsRule],
     hideSchemaDetailsFromClientErrors: true,
     includeStacktraceInErrorResponses: false,

@@ -1,6 +1,7 @@
 import {
   GraphQLError,
   Kind,
+  OperationTypeNode,
   type ASTVisitor,
   type FragmentDefinitionNode,
   type SelectionSetNode,
@@ -65,6 +66,20 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
       if (fields > MAX_FIELDS) {
         context.reportError(new GraphQLError(`Query selects too many fields (at most ${MAX_FIELDS})`, { nodes: [node] }));
       }
+    },
+  };
+}
+
+/** The WebSocket serves subscriptions only: queries and mutations go over HTTP, with its plugins. */
+export function subscriptionsOnlyRule(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(node) {
+      if (node.operation === OperationTypeNode.SUBSCRIPTION) return;
+      context.reportError(
+        new GraphQLError('Only subscriptions are served over the WebSocket; send queries and mutations over HTTP', {
+          nodes: [node],
+        }),
+      );
     },
   };
 }

@@ -1,4 +1,6 @@
 import { createPubSub } from '@graphql-yoga/subscription';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppPubSub } from '../../graphql/pubsub.js';
 import { createSchema } from '../../graphql/schema.js';
@@ -179,5 +181,56 @@ describe('hostile GraphQL documents', () => {
       const res = await sendSafely(t, req, label);
       expect(res.status, label).toBeGreaterThanOrEqual(400);
     }
+  });
+});
+
+describe('the WebSocket', () => {
+  /** What the server answers one operation sent over graphql-ws as the user: errors, or 'ok'. */
+  async function overSocket(query: string): Promise<{ message: string; code?: string }[] | 'ok'> {
+    const user = sessions.user as Session;
+    const client = createClient({
+      url: t.url.replace(/^http/, 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${user.token}`, deviceId: user.deviceId },
+      retryAttempts: 0,
+    });
+    try {
+      return await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve('ok'), 1500);
+        client.subscribe(
+          { query },
+          {
+            next: () => undefined,
+            error: (err) => {
+              clearTimeout(timer);
+              if (!Array.isArray(err)) return reject(err instanceof Error ? err : new Error(JSON.stringify(err)));
+              const errors = err as { message: string; extensions?: { code?: string } }[];
+              resolve(errors.map((e) => ({ message: e.message, code: e.extensions?.code })));
+            },
+            complete: () => undefined,
+          },
+        );
+      });
+    } finally {
+      await client.dispose();
+    }
+  }
+
+  it('serves subscriptions only, under the HTTP limits, with errors worded as over HTTP', async () => {
+    expect(await overSocket('subscription { securityEvents { type } }')).toBe('ok');
+    const query = await overSocket('{ me { id } }');
+    expect(query).toEqual([expect.objectContaining({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/Only subscriptions/) })]);
+    const mutation = await overSocket('mutation { logout }');
+    expect(mutation).toEqual([expect.objectContaining({ code: 'BAD_USER_INPUT' })]);
+    const wide = `subscription { securityEvents { ${Array.from({ length: 1600 }, (_, i) => `a${i}: type`).join(' ')} } }`;
+    expect(await overSocket(wide)).toEqual([expect.objectContaining({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/too many fields/) })]);
+    const fragments = Array.from({ length: 30 }, (_, i) => `fragment F${i} on SecurityEvent { ...F${i + 1} ...F${i + 1} }`);
+    const exploding = `subscription { securityEvents { ...F0 } } ${fragments.join(' ')} fragment F30 on SecurityEvent { ...Missing }`;
+    const started = Date.now();
+    const refused = await overSocket(exploding);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(refused).not.toBe('ok');
+    // The session that asked is still signed in: none of this was a logout.
+    expect((await t.rest('GET', '/auth/me', undefined, sessions.user as Session)).status).toBe(200);
   });
 });
