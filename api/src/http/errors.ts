@@ -39,6 +39,18 @@ export function sendError(res: Response, error: AppError): void {
   });
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The path as logged: the matched route's pattern, or, when no route matched, the path with every
+ * long opaque segment masked. Some paths carry a credential (/drm/stream/<token>).
+ */
+export function loggedPath(req: Pick<Request, 'path' | 'baseUrl' | 'route'>): string {
+  const route = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof route === 'string') return `${req.baseUrl}${route}`;
+  return req.path.replace(/[A-Za-z0-9_-]{20,}/g, (segment) => (UUID.test(segment) ? segment : '[masked]'));
+}
+
 /** The one REST error formatter: AppError to its status, anything unknown to a logged 500. */
 export function errorHandler(logger: Logger) {
   // Express recognises error handlers by their four parameters.
@@ -49,7 +61,7 @@ export function errorHandler(logger: Logger) {
     logger.error('http.unhandled', {
       requestId,
       method: req.method,
-      path: req.path,
+      path: loggedPath(req),
       error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
     });
     sendError(res, new AppError('INTERNAL', `Internal server error (reference ${String(requestId)})`));
