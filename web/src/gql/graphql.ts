@@ -90,7 +90,7 @@ export type Chapter = {
   encryptedSize: Maybe<Scalars['Float']['output']>;
   /** Seconds; null means up to the next chapter or the end. */
   endTime: Maybe<Scalars['Float']['output']>;
-  /** Why finalization failed. */
+  /** Administrators only: why finalization failed. */
   error: Maybe<Scalars['String']['output']>;
   /** The file this chapter belongs to. */
   fileId: Scalars['ID']['output'];
@@ -103,6 +103,7 @@ export type Chapter = {
   /** Seconds from the start of the file. */
   startTime: Scalars['Float']['output'];
   status: ChapterStatus;
+  /** Administrators only: where the segments are kept. */
   storageType: Maybe<SegmentStorage>;
 };
 

@@ -276,6 +276,21 @@ describe('finalize failures', () => {
     const status = await t.rest('GET', `/files/${file.id}/chapters/status`, undefined, admin);
     expect(status.body).toMatchObject({ data: { summary: { pending: 0, ready: 0, failed: 2 } } });
     expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+
+    // Why it failed is for administrators; a viewer of the file sees that it failed, not the detail.
+    const listed = (session: Session) => t.rest<{ data: Record<string, unknown>[] }>('GET', `/files/${file.id}/chapters`, undefined, session);
+    expect((await listed(admin)).body.data[0]).toMatchObject({ status: 'failed', error: 'Source audio file is missing from storage' });
+    const viewer = await viewerOf(file.id);
+    const seen = (await listed(viewer)).body.data[0];
+    expect(seen).toMatchObject({ status: 'failed' });
+    expect(Object.keys(seen)).not.toContain('error');
+    expect(Object.keys(seen)).not.toContain('storageType');
+    const fields = `query($id: ID!) { chapters(fileId: $id) { status error storageType } }`;
+    const asViewer = await t.gql(fields, { id: file.id }, viewer);
+    expect(asViewer.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    const asAdmin = await t.gql<{ chapters: { error: string | null }[] }>(fields, { id: file.id }, admin);
+    expect(asAdmin.errors).toBeUndefined();
+    expect(asAdmin.data?.chapters[0].error).toBe('Source audio file is missing from storage');
     const tmp = path.join(t.config.dataDir, 'tmp');
     expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
   });

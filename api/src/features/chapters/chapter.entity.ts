@@ -58,7 +58,7 @@ export class Chapter {
   @Enum({ items: () => ChapterStatus, nativeEnumName: 'chapter_status' })
   status: ChapterStatus = ChapterStatus.pending;
 
-  @Field(() => SegmentStorage, { nullable: true })
+  /** Administrators only, in GraphQL through ChapterResolver. */
   @Enum({ items: () => SegmentStorage, nativeEnumName: 'segment_storage', nullable: true })
   storageType?: SegmentStorage | null;
 
@@ -74,7 +74,7 @@ export class Chapter {
   @Property({ type: 'timestamptz', nullable: true })
   finalizedAt?: Date | null;
 
-  @Field(() => String, { nullable: true, description: 'Why finalization failed.' })
+  /** Why finalizing failed, as the failure said it (paths, tool output): administrators only. */
   @Property({ type: 'text', nullable: true })
   error?: string | null;
 

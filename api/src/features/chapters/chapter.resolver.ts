@@ -23,6 +23,18 @@ export class ChapterResolver {
     return chapter.file.id;
   }
 
+  @FieldResolver(() => SegmentStorage, { nullable: true, description: 'Administrators only: where the segments are kept.' })
+  storageType(@Root() chapter: Chapter, @Ctx() ctx: GqlContext): SegmentStorage | null {
+    requireAdmin(ctx);
+    return chapter.storageType ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Administrators only: why finalization failed.' })
+  error(@Root() chapter: Chapter, @Ctx() ctx: GqlContext): string | null {
+    requireAdmin(ctx);
+    return chapter.error ?? null;
+  }
+
   @Query(() => [Chapter], { description: "A file's chapters in order, for anyone who may see the file." })
   chapters(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<Chapter[]> {
     return chapters.listChapters(ctx, fileId);

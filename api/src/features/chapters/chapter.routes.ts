@@ -1,5 +1,6 @@
 import { Router, type Response } from 'express';
 import { sendData } from '../../http/respond.js';
+import { isAdmin } from '../auth/auth.policy.js';
 import { presenterOf } from '../streaming/stream.routes.js';
 import { queryInteger, queryString } from '../streaming/url-signing.js';
 import { finalizeChapters } from './chapter-finalize.js';
@@ -13,7 +14,7 @@ import {
 import type { Chapter } from './chapter.entity.js';
 import * as chapters from './chapter.service.js';
 
-/** The REST shape of a chapter: its own fields and its file's id, never the playlist or key. */
+/** The REST shape of a chapter: the spec's fields and its file's id, never the playlist or key. */
 export function chapterView(c: Chapter) {
   return {
     id: c.id,
@@ -23,13 +24,16 @@ export function chapterView(c: Chapter) {
     endTime: c.endTime ?? null,
     order: c.order,
     status: c.status,
-    storageType: c.storageType ?? null,
     plainSize: c.plainSize ?? null,
     encryptedSize: c.encryptedSize ?? null,
     finalizedAt: c.finalizedAt ?? null,
-    error: c.error ?? null,
     createdAt: c.createdAt,
   };
+}
+
+/** What administrators see besides: where the segments are kept and why finalizing failed. */
+function adminChapterView(c: Chapter) {
+  return { ...chapterView(c), storageType: c.storageType ?? null, error: c.error ?? null };
 }
 
 function grantFrom(query: Record<string, unknown>): PlaybackGrant {
@@ -65,24 +69,26 @@ export function chapterRoutes(): Router {
   });
 
   router.get('/files/:id/chapters', async (req, res) => {
-    sendData(res, (await chapters.listChapters(res.locals.ctx, req.params.id)).map(chapterView));
+    const ctx = res.locals.ctx;
+    const view = ctx.caller && isAdmin(ctx.caller.user) ? adminChapterView : chapterView;
+    sendData(res, (await chapters.listChapters(ctx, req.params.id)).map(view));
   });
 
   router.post('/files/:id/chapters', async (req, res) => {
-    const created = (await chapters.createChapters(res.locals.ctx, req.params.id, req.body)).map(chapterView);
+    const created = (await chapters.createChapters(res.locals.ctx, req.params.id, req.body)).map(adminChapterView);
     const message =
       created.length === 1 ? 'Chapter added successfully' : `${created.length} chapters added successfully`;
     sendData(res, created, { message }, 201);
   });
 
   router.post('/files/:id/chapters/sample', async (req, res) => {
-    const created = (await chapters.createSampleChapters(res.locals.ctx, req.params.id)).map(chapterView);
+    const created = (await chapters.createSampleChapters(res.locals.ctx, req.params.id)).map(adminChapterView);
     sendData(res, created, { chapters: created, message: `${created.length} sample chapters added` }, 201);
   });
 
   router.post('/files/:id/chapters/finalize', async (req, res) => {
     const result = await finalizeChapters(res.locals.ctx, req.params.id, req.body);
-    const shaped = { ...result, finalizedChapters: result.finalizedChapters.map(chapterView) };
+    const shaped = { ...result, finalizedChapters: result.finalizedChapters.map(adminChapterView) };
     const message =
       result.errors.length === 0
         ? `Successfully finalized ${result.summary.finalized} chapters!`
@@ -92,7 +98,7 @@ export function chapterRoutes(): Router {
 
   router.put('/files/:id/chapters/:chapterId', async (req, res) => {
     const chapter = await chapters.updateChapter(res.locals.ctx, req.params.id, req.params.chapterId, req.body);
-    sendData(res, chapterView(chapter), { message: 'Chapter updated successfully' });
+    sendData(res, adminChapterView(chapter), { message: 'Chapter updated successfully' });
   });
 
   router.delete('/files/:id/chapters/:chapterId', async (req, res) => {
