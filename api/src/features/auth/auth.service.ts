@@ -107,6 +107,27 @@ async function checkPassword(user: User | null, password: string): Promise<boole
   return verifyPassword(user.passwordHash, password);
 }
 
+function temporarilyLocked(lockUntil: Date): AppError {
+  const minutes = Math.ceil((lockUntil.getTime() - Date.now()) / 60_000);
+  return new AppError('RATE_LIMITED', `Too many failed login attempts. Try again in ${minutes} minute(s).`);
+}
+
+/**
+ * Counts a wrong password in one statement, so guesses sent in parallel all count; the one that
+ * reaches MAX_FAILED_LOGINS locks sign-in for a while. Resolves true when this one locked it.
+ */
+async function countFailedLogin(em: EntityManager, userId: string): Promise<boolean> {
+  const [row] = await em.getConnection().execute<{ locked_now: boolean }[]>(
+    `update users set
+       failed_login_count = case when failed_login_count + 1 >= ? then 0 else failed_login_count + 1 end,
+       lock_until = case when failed_login_count + 1 >= ? then ? else lock_until end
+     where id = ?
+     returning failed_login_count = 0 as locked_now`,
+    [MAX_FAILED_LOGINS, MAX_FAILED_LOGINS, new Date(Date.now() + TEMPORARY_LOCK_MS), userId],
+  );
+  return row?.locked_now === true;
+}
+
 export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult> {
   const input = parseInput(loginSchema, rawInput);
   if (!ctx.deps.loginLimiter.hit(ctx.meta.ip ?? 'unknown')) {
@@ -116,18 +137,10 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
   const found = await em.findOne(User, { email: input.email }, { populate: ['passwordHash'] });
   const auditCtx = { ...ctx, meta: { ...ctx.meta, deviceId: input.deviceData.deviceId } };
 
-  if (found?.lockUntil && found.lockUntil.getTime() > Date.now()) {
-    const minutes = Math.ceil((found.lockUntil.getTime() - Date.now()) / 60_000);
-    throw new AppError('RATE_LIMITED', `Too many failed login attempts. Try again in ${minutes} minute(s).`);
-  }
+  if (found?.lockUntil && found.lockUntil.getTime() > Date.now()) throw temporarilyLocked(found.lockUntil);
   if (!(await checkPassword(found, input.password))) {
-    if (found) {
-      found.failedLoginCount += 1;
-      if (found.failedLoginCount >= MAX_FAILED_LOGINS) {
-        found.lockUntil = new Date(Date.now() + TEMPORARY_LOCK_MS);
-        found.failedLoginCount = 0;
-        recordAudit(auditCtx, { action: 'login.temporary_lock', user: found });
-      }
+    if (found && (await countFailedLogin(em, found.id))) {
+      recordAudit(auditCtx, { action: 'login.temporary_lock', user: found });
     }
     recordAudit(auditCtx, { action: 'login.failed', user: found ?? null, email: input.email });
     await em.flush();
@@ -142,6 +155,8 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
   // once cannot both slip under the device limit.
   const outcome = await em.transactional(async (tx) => {
     const locked = await tx.findOneOrFail(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    // Guesses running beside this one may have locked sign-in while the password was checked.
+    if (locked.lockUntil && locked.lockUntil.getTime() > Date.now()) throw temporarilyLocked(locked.lockUntil);
     const priorFailures = locked.failedLoginCount;
     if (rehashed) locked.passwordHash = rehashed;
     locked.failedLoginCount = 0;

@@ -111,6 +111,21 @@ describe('login and the single-device policy', () => {
     expect((await attempt(TEST_PASSWORD)).body).toMatchObject({ requiresDeviceApproval: true });
   });
 
+  it('counts wrong passwords sent all at once, so a burst of guesses locks sign-in too', async () => {
+    const user = await createUser(t);
+    const guess = () =>
+      t.rest('POST', '/auth/login', { email: user.email, password: 'wrong-password', deviceData: deviceData(newDeviceId()) });
+    const statuses = (await Promise.all(Array.from({ length: 8 }, guess))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(5);
+    const right = await t.rest('POST', '/auth/login', {
+      email: user.email,
+      password: TEST_PASSWORD,
+      deviceData: deviceData(newDeviceId()),
+    });
+    expect(right.status).toBe(429);
+    expect(right.body).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+  });
+
   it('answers an unknown email exactly as a wrong password', async () => {
     const res = await t.rest('POST', '/auth/login', { email: 'nobody@example.com', password: 'whatever1', deviceData: deviceData(newDeviceId()) });
     expect(res.status).toBe(401);
