@@ -66,7 +66,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  // Owner only: it holds the database files (password hashes, chapter keys), the secret and the audio.
+  // A folder that already exists keeps the permissions its owner gave it.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   return {
     port: e.PORT,
     host: e.HOST,

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,9 @@ describe('runtime contract', () => {
 
   it('starts, answers /healthz, creates the first admin once and stops cleanly on SIGTERM', async () => {
     const port = String(20000 + Math.floor(Math.random() * 20000));
-    const env = { DATA_DIR: dataDir, PORT: port, ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'boss-password-1', LOG_LEVEL: 'warn' };
+    // A DATA_DIR that does not exist yet: the server creates it.
+    const fresh = path.join(dataDir, 'library');
+    const env = { DATA_DIR: fresh, PORT: port, ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'boss-password-1', LOG_LEVEL: 'warn' };
     if (process.env.DATABASE_URL) Object.assign(env, { DATABASE_URL: '' });
     const child = spawn('node', [mainJs], { env: { ...process.env, ...env, DATABASE_URL: '' } });
     let out = '';
@@ -52,6 +54,8 @@ describe('runtime contract', () => {
     // leaves about 900 MiB resident) is gone, and the one serving starts near 400 MiB.
     const rssMiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024;
     expect(rssMiB).toBeLessThan(700);
+    // Only its owner may read it: the database files, the secret and the audio are in there.
+    expect(statSync(fresh).mode & 0o777).toBe(0o700);
     const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
