@@ -63,6 +63,17 @@ export async function authenticate(
 }
 
 /**
+ * A caller as of now, for a subscription that outlives the check made when it started: null once
+ * the session has ended (or was reopened) or the account is locked.
+ */
+export async function recheckCaller(em: EntityManager, caller: Caller): Promise<Caller | null> {
+  const session = await findSessionWithUser(em, caller.session.id, caller.user.id);
+  if (!session?.isActive || session.user.isLocked) return null;
+  if (session.createdAt.getTime() !== caller.session.createdAt.getTime()) return null;
+  return { user: session.user, session };
+}
+
+/**
  * Brings a device session's lastActivity up to date, writing at most once a minute per session;
  * resolves to the new time when it wrote. Every authenticated request counts, and so does every
  * byte request made with the session's stream credentials.

@@ -2,7 +2,9 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import type { GqlContext } from '../../graphql/context.js';
 import type { ChapterEventPayload } from '../../graphql/pubsub.js';
 import { parseId } from '../../validation.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { AppError } from '../../errors.js';
+import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
+import { recheckCaller } from '../auth/authenticate.js';
 import { finalizeChapters, type FinalizeResult as FinalizeOutcome } from './chapter-finalize.js';
 import { createChapterStreamUrl } from './chapter-playback.js';
 import { Chapter, SegmentStorage } from './chapter.entity.js';
@@ -115,7 +117,14 @@ export class ChapterResolver {
       return ctx.deps.pubSub.subscribe('CHAPTERS_CHANGED', parseId(args.fileId, 'fileId'));
     },
   })
-  chapterEvents(@Arg('fileId', () => ID) _fileId: string, @Root() event: ChapterEventPayload): ChapterEvent {
+  async chapterEvents(
+    @Arg('fileId', () => ID) _fileId: string,
+    @Root() event: ChapterEventPayload,
+    @Ctx() ctx: GqlContext,
+  ): Promise<ChapterEvent> {
+    // The subscription may outlive the caller's rights: each event goes only to an admin as of now.
+    const caller = ctx.caller && (await recheckCaller(ctx.em.fork(), ctx.caller));
+    if (!caller || !isAdmin(caller.user)) throw new AppError('FORBIDDEN', 'Administrator access required');
     return event;
   }
 }

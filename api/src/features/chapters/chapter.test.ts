@@ -1,6 +1,6 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createStoredAudioFile, grantFile, removeTones } from '../../test/stream-fixtures.js';
@@ -186,6 +186,44 @@ describe('chapters over GraphQL', () => {
           { fileId: file.id, chapterId: chapter.id, status: 'ready' },
         ].map(({ chapterId, status }) => expect.objectContaining({ chapterId, status })),
       );
+    } finally {
+      stop();
+      await client.dispose();
+    }
+  });
+
+  it('stops sending chapter events to an administrator who is no longer one', async () => {
+    const file = await createStoredAudioFile(t);
+    const second = await createAdminSession(t);
+    const client = createClient({
+      url: t.url.replace(/^http/, 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${second.token}`, deviceId: second.deviceId },
+      retryAttempts: 0,
+    });
+    const received: unknown[] = [];
+    const stop = client.subscribe(
+      { query: 'subscription($id: ID!) { chapterEvents(fileId: $id) { chapterId status } }', variables: { id: file.id } },
+      { next: (result) => received.push(result), error: (err) => received.push({ error: err }), complete: () => {} },
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    try {
+      const addOne = (label: string, startTime: number) =>
+        t.gql(
+          'mutation($id: ID!, $c: [ChapterInput!]!) { createChapters(fileId: $id, chapters: $c) { id } }',
+          { id: file.id, c: [{ label, startTime, endTime: startTime + 2 }] },
+          admin,
+        );
+      await addOne('While admin', 0);
+      await vi.waitFor(() => expect(received).toHaveLength(1));
+      expect(received[0]).toMatchObject({ data: { chapterEvents: { status: 'pending' } } });
+
+      const demoted = await t.rest('PUT', `/admin/users/${second.userId}`, { role: 'user' }, admin);
+      expect(demoted.status, JSON.stringify(demoted.body)).toBe(200);
+      await addOne('After demotion', 4);
+      await vi.waitFor(() => expect(received).toHaveLength(2));
+      expect(JSON.stringify(received[1])).toContain('Administrator access required');
+      expect(JSON.stringify(received[1])).not.toContain('"status":"pending"');
     } finally {
       stop();
       await client.dispose();
