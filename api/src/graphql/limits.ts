@@ -16,6 +16,11 @@ export const MAX_FIELDS = 1500;
  * ever reaching MAX_FIELDS, in validation, before anything else refuses the document.
  */
 export const MAX_SELECTIONS = 5000;
+/**
+ * Top-level fields per operation: each is its own database work (a list, a mutation), and aliases
+ * would otherwise let one request run hundreds of them.
+ */
+export const MAX_ROOT_FIELDS = 20;
 
 /**
  * Refuses documents nested deeper than MAX_DEPTH, selecting more than MAX_FIELDS fields, or
@@ -27,6 +32,7 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
     if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
   }
   let fields = 0;
+  let rootFields = 0;
   let walked = 0;
   const walk = (set: SelectionSetNode, depth: number, seen: Set<string>): number => {
     let deepest = depth;
@@ -34,6 +40,7 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
       if (++walked > MAX_SELECTIONS) return deepest;
       if (sel.kind === Kind.FIELD) {
         fields += 1;
+        if (depth === 1) rootFields += 1;
         if (sel.selectionSet) deepest = Math.max(deepest, walk(sel.selectionSet, depth + 1, seen));
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         deepest = Math.max(deepest, walk(sel.selectionSet, depth, seen));
@@ -50,6 +57,7 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(node) {
       fields = 0;
+      rootFields = 0;
       walked = 0;
       const depth = walk(node.selectionSet, 1, new Set());
       if (walked > MAX_SELECTIONS) {
@@ -62,6 +70,11 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
       }
       if (depth > MAX_DEPTH) {
         context.reportError(new GraphQLError(`Query is nested too deeply (at most ${MAX_DEPTH} levels)`, { nodes: [node] }));
+      }
+      if (rootFields > MAX_ROOT_FIELDS) {
+        context.reportError(
+          new GraphQLError(`Query asks for too many top-level fields (at most ${MAX_ROOT_FIELDS})`, { nodes: [node] }),
+        );
       }
       if (fields > MAX_FIELDS) {
         context.reportError(new GraphQLError(`Query selects too many fields (at most ${MAX_FIELDS})`, { nodes: [node] }));

@@ -140,6 +140,23 @@ describe('hostile GraphQL documents', () => {
     expect(codes(body).every((c) => c === 'BAD_USER_INPUT'), JSON.stringify(codes(body))).toBe(true);
   });
 
+  it('runs at most 20 top-level fields per operation, however they are aliased', async () => {
+    const aliased = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
+    const within = await admin({ query: aliased(20, 'audioFiles(limit: 100) { total }') }, 'twenty lists');
+    expect(within.body.errors).toBeUndefined();
+    for (const [label, query] of Object.entries({
+      lists: aliased(21, 'audioFiles(limit: 100) { total }'),
+      mutations: `mutation ${aliased(21, 'logout')}`,
+      viaFragment: `query { ...F } fragment F on Query ${aliased(21, '__typename')}`,
+    })) {
+      const { body } = await admin({ query }, label);
+      expect(codes(body), label).toEqual(['BAD_USER_INPUT']);
+      expect(body.errors?.[0].message, label).toMatch(/too many top-level fields/);
+    }
+    // Refused before running: the admin's session did not log out 21 times, or at all.
+    expect((await admin({ query: '{ me { id } }' }, 'still signed in')).body.errors).toBeUndefined();
+  });
+
   it('refuses documents nested too deeply, with fragment cycles, or too wide', async () => {
     const deepSelection = `{ me ${'{ id '.repeat(3000)}${'}'.repeat(3000)} }`;
     const wide = `{ ${Array.from({ length: 2000 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
