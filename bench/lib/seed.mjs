@@ -135,7 +135,11 @@ export async function seed(env, counts) {
           sessionId: session.id,
           deviceId: session.deviceId,
           email: user.email,
-          token: await signAccessToken(config.secret, { userId: user.id, sessionId: session.id }),
+          token: await signAccessToken(config.secret, {
+            userId: user.id,
+            sessionId: session.id,
+            sessionStart: session.createdAt.getTime(),
+          }),
         })),
       );
     return {
