@@ -6,6 +6,8 @@ import { AppError } from '../../errors.js';
 export type ByteRange = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 const READ_BYTES = 128 * 1024;
+/** How often an open response checks that its caller may still have the bytes. */
+export const RECHECK_MS = 2000;
 
 const singleRange = /^bytes=(\d*)-(\d*)$/;
 
@@ -38,6 +40,12 @@ export interface ByteSource {
   length: number;
   contentType: string;
   cacheControl: string;
+  /**
+   * Checks, every RECHECK_MS while the response is open, that the caller may still have the bytes
+   * (throws when not). A revoked grant, an ended session or a deleted file cuts a long response
+   * off within seconds, not at its end; the data path itself is not touched.
+   */
+  recheck?: () => Promise<void>;
 }
 
 /**
@@ -69,10 +77,24 @@ export async function sendByteRange(req: Request, res: Response, source: ByteSou
     end: source.offset + end,
     highWaterMark: READ_BYTES,
   });
+  const { recheck } = source;
+  let checking = false;
+  const timer = recheck
+    ? setInterval(() => {
+        if (checking) return;
+        checking = true;
+        recheck()
+          .catch(() => res.destroy())
+          .finally(() => (checking = false));
+      }, RECHECK_MS)
+    : undefined;
   try {
     await pipeline(stream, res);
   } catch (err) {
-    // A client that goes away mid-stream is normal for media; anything else is a server fault.
+    // A client that goes away mid-stream is normal for media, as is one cut off by a re-check;
+    // anything else is a server fault.
     if (!res.destroyed && !req.destroyed) throw err;
+  } finally {
+    clearInterval(timer);
   }
 }

@@ -43,6 +43,8 @@ export interface AudioBytes {
   offset: number;
   length: number;
   contentType: string;
+  /** Checks again, while the bytes are being sent, that the credential still holds; throws when not. */
+  recheck: () => Promise<void>;
 }
 
 /** Whether and how the caller can play a file. */
@@ -95,14 +97,23 @@ async function storedBytes(ctx: Ctx, file: Pick<FileFacts, 'storagePath'>): Prom
 export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: string): Promise<AudioBytes> {
   return withPresenter(ctx, presenter, async (assertSamePresenter) => {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw streamRefused();
-    const facts = await streamTokenFacts(ctx.em, hashStreamToken(token));
-    if (!facts || facts.expiresAt.getTime() <= Date.now()) throw streamRefused();
-    // Issued in an earlier session of this device, which has since ended: not this one's.
-    if (facts.createdAt < facts.session.startedAt) throw streamRefused();
+    const tokenHash = hashStreamToken(token);
+    const current = async () => {
+      const facts = await streamTokenFacts(ctx.em, tokenHash);
+      if (!facts || facts.expiresAt.getTime() <= Date.now()) throw streamRefused();
+      // Issued in an earlier session of this device, which has since ended: not this one's.
+      if (facts.createdAt < facts.session.startedAt) throw streamRefused();
+      return facts;
+    };
+    const facts = await current();
     await assertSamePresenter(facts);
     await allowStream(ctx, facts, facts.file);
+    const recheck = async () => {
+      const now = await current();
+      await allowStream(ctx, now, now.file);
+    };
     const bytes = await storedBytes(ctx, facts.file);
-    return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType };
+    return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType, recheck };
   });
 }
 
@@ -175,15 +186,24 @@ export async function openSignedUrl(
       throw new AppError('FORBIDDEN', 'Invalid signed URL');
     }
     if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
-    const facts = await sessionFileFacts(ctx.em, parseId(sid, 'sid'), parseId(fileId, 'fileId'));
-    if (!facts || facts.session.startedAt.getTime() !== st) throw streamRefused();
+    const current = async () => {
+      const facts = await sessionFileFacts(ctx.em, parseId(sid, 'sid'), parseId(fileId, 'fileId'));
+      if (!facts || facts.session.startedAt.getTime() !== st) throw streamRefused();
+      return facts;
+    };
+    const facts = await current();
     await assertSamePresenter(facts);
     const { file } = facts;
     if (!file) throw new AppError('NOT_FOUND', 'Audio file not found');
     await allowStream(ctx, facts, file);
+    const recheck = async () => {
+      const now = await current();
+      if (!now.file) throw new AppError('NOT_FOUND', 'Audio file not found');
+      await allowStream(ctx, now, now.file);
+    };
     const bytes = await storedBytes(ctx, file);
     const from = byteAt(start, file.duration, bytes.size);
     const to = end === -1 ? bytes.size : byteAt(end, file.duration, bytes.size);
-    return { path: bytes.path, offset: from, length: Math.max(0, to - from), contentType: file.mimeType };
+    return { path: bytes.path, offset: from, length: Math.max(0, to - from), contentType: file.mimeType, recheck };
   });
 }

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries } from '../../test/count-queries.js';
@@ -6,6 +7,7 @@ import { createAdminSession, createUser, signIn, type Session } from '../../test
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createStoredAudioFile, grantFile, removeTones, setGrant, setLocked } from '../../test/stream-fixtures.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
+import { RECHECK_MS } from './byte-range.js';
 import { StreamSession } from './stream-session.entity.js';
 
 let t: TestApp;
@@ -273,6 +275,35 @@ describe('a session that ended', () => {
     }
     // What the new session asks for works as ever.
     expect((await get(await openStream(after), range)).status).toBe(206);
+  });
+});
+
+describe('an open stream', () => {
+  it('is cut off within seconds of a revoke, not at its end, while a slow reader holds it open', async () => {
+    // A file far larger than the socket buffers, so most of it is still to send when the grant goes.
+    const big = await createStoredAudioFile(t, { seconds: 20 });
+    const size = 64 * 1024 * 1024;
+    await writeFile(path.join(t.config.dataDir, big.storagePath), Buffer.alloc(size));
+    const user = await createUser(t);
+    const grantId = await grantFile(t, user.id, big.id);
+    const session = await signIn(t, user.email);
+    const opened = await t.rest<{ data: { streamUrl: string } }>('POST', `/drm/session/${big.id}`, undefined, session);
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(`${t.url}${opened.body.data.streamUrl}`, { headers: { range: 'bytes=0-' } }, resolve).on('error', reject),
+    );
+    expect(res.statusCode).toBe(206);
+    let received = 0;
+    res.on('data', (chunk: Buffer) => (received += chunk.length));
+    res.on('error', () => undefined);
+    const closed = new Promise((resolve) => res.on('close', resolve));
+    res.pause();
+
+    await setGrant(t, grantId, { canView: false });
+    await new Promise((r) => setTimeout(r, RECHECK_MS + 1500));
+    res.resume();
+    await closed;
+    expect(res.complete).toBe(false);
+    expect(received).toBeLessThan(size / 2);
   });
 });
 
