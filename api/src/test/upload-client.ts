@@ -19,18 +19,21 @@ export interface PartialPart {
   sent: number;
 }
 
+const PARTIAL_BOUNDARY = 'partial-boundary';
+const PARTIAL_TAIL = Buffer.from(`\r\n--${PARTIAL_BOUNDARY}--\r\n`);
+
 /**
  * A multipart POST whose Content-Length announces the whole file part, of which only `sent` bytes
  * are written: the caller then cuts it (destroys the request, or kills the server), as a closed
  * browser tab or a crash would. Attach listeners to the request before awaiting anything.
  */
 export function startPartialPart(baseUrl: string, part: PartialPart): ClientRequest {
-  const boundary = 'partial-boundary';
+  const boundary = PARTIAL_BOUNDARY;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.fileName}"\r\n` +
       'Content-Type: application/octet-stream\r\n\r\n',
   );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const tail = PARTIAL_TAIL;
   const req = request(`${baseUrl}/api/v1${part.route}`, {
     method: 'POST',
     headers: {
@@ -44,6 +47,12 @@ export function startPartialPart(baseUrl: string, part: PartialPart): ClientRequ
   req.write(head);
   req.write(part.bytes.subarray(0, part.sent));
   return req;
+}
+
+/** Sends the rest of a part begun with startPartialPart and ends the request. */
+export function finishPartialPart(req: ClientRequest, part: PartialPart): void {
+  req.write(part.bytes.subarray(part.sent));
+  req.end(PARTIAL_TAIL);
 }
 
 export function sha256(bytes: Uint8Array): string {

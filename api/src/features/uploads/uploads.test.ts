@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTestAudio, TINY_PNG } from '../../test/audio-fixtures.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
-import { audioPart, uploadForm } from '../../test/upload-client.js';
+import { audioPart, finishPartialPart, startPartialPart, uploadForm } from '../../test/upload-client.js';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { Cover } from '../files/cover.entity.js';
@@ -33,6 +33,28 @@ const filesIn = (dir: string) =>
 const fileCount = () => t.app.orm.em.fork().count(AudioFile, {});
 
 describe('POST /files (multipart upload)', () => {
+  it('registers nothing when its administrator was demoted while the bytes were on their way', async () => {
+    const uploader = await createAdminSession(t);
+    const bytes = readFileSync(mp3);
+    const part = { route: '/files', session: uploader, field: 'audio', fileName: 'Late.mp3', bytes, sent: 1000 };
+    const req = startPartialPart(t.url, part);
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+    });
+    const before = await t.app.orm.em.fork().count(AudioFile, {});
+    const demoted = await t.rest('PUT', `/admin/users/${uploader.userId}`, { role: 'user' }, admin);
+    expect(demoted.status, JSON.stringify(demoted.body)).toBe(200);
+    finishPartialPart(req, part);
+    const res = await answered;
+    expect(res.status, res.body).toBe(403);
+    expect(await t.app.orm.em.fork().count(AudioFile, {})).toBe(before);
+  });
+
   it('stores real audio with what its bytes say, an inline cover, and an audit entry', async () => {
     const part = audioPart(mp3, 'application/octet-stream');
     const res = await t.rest<FileBody>(
