@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,6 +172,26 @@ describe('chunked upload', () => {
     expect(swept.status).toBe(UploadStatus.expired);
     expect(existsSync(uploadDir(t, id))).toBe(false);
     expect((await c.chunk(id, wav, name, 1)).status).toBe(409);
+  });
+});
+
+describe('upload folders no session owns', () => {
+  it('are removed by the next sweep once an hour old (an administrator deleted mid-upload leaves them)', async () => {
+    const root = path.join(t.config.dataDir, 'uploads');
+    const orphan = path.join(root, randomUUID());
+    const young = path.join(root, randomUUID());
+    for (const dir of [orphan, young]) {
+      mkdirSync(path.join(dir, 'chunks'), { recursive: true });
+      writeFileSync(path.join(dir, 'data'), 'left behind');
+    }
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(orphan, twoHoursAgo, twoHoursAgo);
+    const c = chunkedClient(t, admin);
+    const kept = (await c.init(wav, name)).body.uploadId as string;
+    expect(existsSync(orphan)).toBe(false);
+    // A folder this young may belong to an init still writing its row; a live upload's is kept.
+    expect(existsSync(young)).toBe(true);
+    expect(existsSync(uploadDir(t, kept))).toBe(true);
   });
 });
 

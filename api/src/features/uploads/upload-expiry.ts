@@ -9,11 +9,15 @@ import { removeUploadDir, uploadPaths } from './upload-storage.js';
 
 /** Sessions handled per sweep, so one call stays short; the next sweep takes the rest. */
 const SWEEP_BATCH = 100;
+/** How old a folder without a session must be before a sweep removes it. */
+const ORPHAN_GRACE_MS = 3600_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Marks unfinished uploads past their expiry as expired and removes their parts, and removes
- * direct-upload temp files a crash left behind. Runs on demand (each init, and when an expired
- * upload is touched), so no timer has to live beside the server.
+ * what no row owns any more: upload folders whose session is gone (its administrator deleted)
+ * and direct-upload temp files a crash left behind. Runs on demand (each init, and when an
+ * expired upload is touched), so no timer has to live beside the server.
  */
 export async function sweepExpiredUploads(em: EntityManager, config: AppConfig, now = new Date()): Promise<number> {
   const expired = await em.find(
@@ -27,8 +31,24 @@ export async function sweepExpiredUploads(em: EntityManager, config: AppConfig, 
     session.status = UploadStatus.expired;
   }
   if (expired.length) await em.flush();
+  await removeOrphanUploadDirs(em, config, now);
   await removeStaleTempFiles(config, now);
   return expired.length;
+}
+
+/** Folders under uploads/ with no active session, left alone while young (an init may be writing its row). */
+async function removeOrphanUploadDirs(em: EntityManager, config: AppConfig, now: Date): Promise<void> {
+  const root = resolveStoredPath(config.dataDir, `${storageDirs.uploads}/.`);
+  const ids = (await readdir(root).catch(() => [] as string[])).filter((name) => UUID.test(name));
+  if (ids.length === 0) return;
+  const active = await em.find(UploadSession, { id: { $in: ids }, status: UploadStatus.active }, { fields: ['id'] });
+  const held = new Set(active.map((s) => s.id));
+  const cutoff = now.getTime() - ORPHAN_GRACE_MS;
+  for (const id of ids) {
+    if (held.has(id)) continue;
+    const info = await stat(path.join(root, id)).catch(() => null);
+    if (info && info.mtimeMs < cutoff) await removeUploadDir(uploadPaths(config.dataDir, id));
+  }
 }
 
 async function removeStaleTempFiles(config: AppConfig, now: Date): Promise<void> {
