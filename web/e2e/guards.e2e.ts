@@ -20,7 +20,8 @@ describe('route guards', () => {
     for (const route of ['/', '/profile', '/devices', '/player/some-id', '/admin', '/admin/users']) {
       await page.goto(route);
       await page.waitForURL('**/login');
-      expect(await page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+      // The address changes a moment before the sign-in screen is drawn: wait for the screen.
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
     }
     await context.close();
   });
