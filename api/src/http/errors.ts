@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, fromDatabaseInputError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { uuidPattern } from '../validation.js';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -39,8 +40,6 @@ export function sendError(res: Response, error: AppError): void {
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The path as logged: the matched route's pattern, or, when no route matched, the path with every
  * long opaque segment masked. Some paths carry a credential (/drm/stream/<token>).
@@ -48,7 +47,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function loggedPath(req: Pick<Request, 'path' | 'baseUrl' | 'route'>): string {
   const route = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof route === 'string') return `${req.baseUrl}${route}`;
-  return req.path.replace(/[A-Za-z0-9_-]{20,}/g, (segment) => (UUID.test(segment) ? segment : '[masked]'));
+  return req.path.replace(/[A-Za-z0-9_-]{20,}/g, (segment) => (uuidPattern.test(segment) ? segment : '[masked]'));
 }
 
 /** The one REST error formatter: AppError to its status, anything unknown to a logged 500. */

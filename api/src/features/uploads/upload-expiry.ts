@@ -2,6 +2,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../config.js';
+import { uuidPattern } from '../../validation.js';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
 import { dropRunningHash } from './running-hash.js';
 import { UploadSession, UploadStatus } from './upload-session.entity.js';
@@ -11,7 +12,6 @@ import { removeUploadDir, uploadPaths } from './upload-storage.js';
 const SWEEP_BATCH = 100;
 /** How old a folder without a session must be before a sweep removes it. */
 const ORPHAN_GRACE_MS = 3600_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Marks unfinished uploads past their expiry as expired and removes their parts, and removes
@@ -39,7 +39,7 @@ export async function sweepExpiredUploads(em: EntityManager, config: AppConfig, 
 /** Folders under uploads/ with no active session, left alone while young (an init may be writing its row). */
 async function removeOrphanUploadDirs(em: EntityManager, config: AppConfig, now: Date): Promise<void> {
   const root = resolveStoredPath(config.dataDir, `${storageDirs.uploads}/.`);
-  const ids = (await readdir(root).catch(() => [] as string[])).filter((name) => UUID.test(name));
+  const ids = (await readdir(root).catch(() => [] as string[])).filter((name) => uuidPattern.test(name));
   if (ids.length === 0) return;
   const active = await em.find(UploadSession, { id: { $in: ids }, status: UploadStatus.active }, { fields: ['id'] });
   const held = new Set(active.map((s) => s.id));
