@@ -2,10 +2,19 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
 import path from 'node:path';
+import { expect } from 'vitest';
+import { generateTestAudio } from './audio-fixtures.js';
 import type { Session } from './factories.js';
 import type { RestResponse, TestApp } from './harness.js';
 
 export const CLIENT_CHUNK_SIZE = 5 * 1024 * 1024;
+
+/** About 11.5 MB of real WAV named `name`: three chunks of the client's size, the last one short. */
+export async function threeChunkWav(name: string): Promise<Buffer> {
+  const wav = readFileSync(await generateTestAudio('wav', 130, name));
+  expect(Math.ceil(wav.length / CLIENT_CHUNK_SIZE)).toBe(3);
+  return wav;
+}
 
 export interface PartialPart {
   /** The route under /api/v1, e.g. /audio/upload/chunk. */

@@ -3,24 +3,22 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateTestAudio, TINY_PNG } from '../../test/audio-fixtures.js';
+import { TINY_PNG } from '../../test/audio-fixtures.js';
 import { createTestDatabase } from '../../test/database.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
-import { chunkedClient, CLIENT_CHUNK_SIZE } from '../../test/upload-client.js';
+import { chunkedClient, CLIENT_CHUNK_SIZE, threeChunkWav } from '../../test/upload-client.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { UploadSession, UploadStatus } from './upload-session.entity.js';
 
 let t: TestApp;
 let admin: Session;
-/** About 11.5 MB of real WAV: three chunks, the last one short. */
 let wav: Buffer;
 const name = 'Long Tone (take 2).wav';
 beforeAll(async () => {
   t = await startTestApp();
   admin = await createAdminSession(t);
-  wav = readFileSync(await generateTestAudio('wav', 130, name));
-  expect(Math.ceil(wav.length / CLIENT_CHUNK_SIZE)).toBe(3);
+  wav = await threeChunkWav(name);
 });
 afterAll(async () => {
   await t?.close();

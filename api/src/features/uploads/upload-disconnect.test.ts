@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateTestAudio } from '../../test/audio-fixtures.js';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import {
@@ -9,6 +8,7 @@ import {
   CLIENT_CHUNK_SIZE,
   sha256,
   startPartialPart,
+  threeChunkWav,
   type PartialPart,
 } from '../../test/upload-client.js';
 import { AudioFile } from '../files/audio-file.entity.js';
@@ -22,14 +22,12 @@ import { hashForChunk } from './running-hash.js';
 
 let t: TestApp;
 let admin: Session;
-/** About 11.5 MB of real WAV: three chunks, the last one short. */
 let wav: Buffer;
 const name = 'Interrupted.wav';
 beforeAll(async () => {
   t = await startTestApp();
   admin = await createAdminSession(t);
-  wav = readFileSync(await generateTestAudio('wav', 130, name));
-  expect(Math.ceil(wav.length / CLIENT_CHUNK_SIZE)).toBe(3);
+  wav = await threeChunkWav(name);
 });
 afterAll(async () => {
   await t?.close();
