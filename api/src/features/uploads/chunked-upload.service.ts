@@ -13,10 +13,10 @@ import { chunkHashed, digestUpload, dropRunningHash, hashForChunk, startRunningH
 import { streamToFile } from './stream-to-file.js';
 import { UploadSession, UploadStatus } from './upload-session.entity.js';
 import {
+  beginChunkWrite,
+  chunkWritesUnderWay,
   createUploadDir,
-  markChunk,
   removeUploadDir,
-  unmarkChunk,
   uploadedChunks,
   uploadPaths,
 } from './upload-storage.js';
@@ -145,35 +145,40 @@ export async function receiveChunk(ctx: Ctx, headers: ChunkHeaders, body: BodySo
   const { config } = ctx.deps;
   const paths = uploadPaths(config.dataDir, session.id);
   const hash = hashForChunk(config, session.id, h.chunkIndex);
-  // Until the new bytes are complete, this chunk does not count as held.
-  await unmarkChunk(paths, h.chunkIndex);
-  const form = await readMultipart(
-    body,
-    {
-      chunk: (file) =>
-        streamToFile(file.stream, paths.data, {
-          flags: 'r+',
-          start: h.chunkIndex * session.chunkSize,
-          maxBytes: expected,
-          tooLargeMessage: tooLarge,
-          hash,
-        }).catch((err: unknown) => {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-            throw new AppError('CONFLICT', 'This upload is being finalized or was removed');
-          throw err;
-        }),
-    },
-    { fileSize: expected + 1 },
-  );
-  const written = form.files.chunk;
-  if (written === undefined) throw new AppError('BAD_USER_INPUT', 'The chunk field is missing');
-  if (written !== expected) {
-    throw new AppError(
-      'BAD_USER_INPUT',
-      `Chunk ${h.chunkIndex} is incomplete: expected ${expected} bytes, received ${written}`,
+  const gone = () => new AppError('CONFLICT', 'This upload is being finalized or was removed');
+  const write = await beginChunkWrite(paths, h.chunkIndex).catch((err: NodeJS.ErrnoException) => {
+    throw err.code === 'ENOENT' ? gone() : err;
+  });
+  let complete = false;
+  try {
+    const form = await readMultipart(
+      body,
+      {
+        chunk: (file) =>
+          streamToFile(file.stream, paths.data, {
+            flags: 'r+',
+            start: h.chunkIndex * session.chunkSize,
+            maxBytes: expected,
+            tooLargeMessage: tooLarge,
+            hash,
+          }).catch((err: unknown) => {
+            throw (err as NodeJS.ErrnoException).code === 'ENOENT' ? gone() : err;
+          }),
+      },
+      { fileSize: expected + 1 },
     );
+    const written = form.files.chunk;
+    if (written === undefined) throw new AppError('BAD_USER_INPUT', 'The chunk field is missing');
+    if (written !== expected) {
+      throw new AppError(
+        'BAD_USER_INPUT',
+        `Chunk ${h.chunkIndex} is incomplete: expected ${expected} bytes, received ${written}`,
+      );
+    }
+    complete = true;
+  } finally {
+    await write.finish(complete);
   }
-  await markChunk(paths, h.chunkIndex);
   if (hash) chunkHashed(config, session.id, h.chunkIndex, hash);
   return { session, uploadedChunks: await uploadedChunks(paths, session.totalChunks) };
 }
@@ -215,6 +220,11 @@ export async function finalizeUpload(
   }
   const restore = () => rename(paths.finalizing, paths.data);
   try {
+    // A request that opened `data` before the rename may still be writing into it: its bytes
+    // could land after the hash check. Such a request made its marker before opening the file.
+    if (await chunkWritesUnderWay(paths)) {
+      throw new AppError('CONFLICT', 'Chunks of this upload are still being written; finalize again once they finish');
+    }
     const { size } = await stat(paths.finalizing);
     const digest =
       size === session.fileSize

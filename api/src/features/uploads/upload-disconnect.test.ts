@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../../test/harness.js';
 import {
   chunkedClient,
   CLIENT_CHUNK_SIZE,
+  finishPartialPart,
   sha256,
   startPartialPart,
   threeChunkWav,
@@ -103,8 +104,8 @@ describe('a client that disconnects mid-chunk', () => {
     await cutChunk(id, 1, () => holdsOpen(dir) && sizeOf(path.join(dir, 'data')) > CLIENT_CHUNK_SIZE);
     // The server lets go of the half-written chunk, and nothing beyond the resumable state is left.
     await vi.waitFor(() => expect(holdsOpen(dir)).toBe(false), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(readdirSync(path.join(dir, 'chunks'))).toEqual(['0']), { interval: 20 });
     expect(readdirSync(dir).sort()).toEqual(['chunks', 'data']);
-    expect(readdirSync(path.join(dir, 'chunks'))).toEqual(['0']);
 
     const status = await c.status(id);
     expect(status.status).toBe(200);
@@ -130,7 +131,7 @@ describe('a client that disconnects mid-chunk', () => {
 
     await cutChunk(id, 0, () => holdsOpen(dir) && sizeOf(path.join(dir, 'data')) > 0);
     await vi.waitFor(() => expect(holdsOpen(dir)).toBe(false), { timeout: 10_000, interval: 20 });
-    expect(readdirSync(path.join(dir, 'chunks'))).toEqual([]);
+    await vi.waitFor(() => expect(readdirSync(path.join(dir, 'chunks'))).toEqual([]), { interval: 20 });
     expect((await c.status(id)).body.uploadedChunks).toEqual([]);
     expect(runningDigest(id, 0)).toBe(sha256(new Uint8Array()));
 
@@ -141,6 +142,62 @@ describe('a client that disconnects mid-chunk', () => {
     const done = await c.finalize(id);
     expect(done.status, JSON.stringify(done.body)).toBe(201);
     expect(done.body.data).toMatchObject({ size: wav.length, filename: name });
+  });
+});
+
+describe('a stale copy of a chunk still arriving at finalize', () => {
+  it('holds finalize off until it is written, so no byte lands after the hash check', async () => {
+    const c = chunkedClient(t, admin);
+    const id = (await c.init(wav, name)).body.uploadId;
+    const dir = inDataDir('uploads', id);
+    for (const index of [0, 2]) expect((await c.chunk(id, wav, name, index)).status).toBe(200);
+    // A slow copy of chunk 1 with other bytes (a retry of a corrupted send), half of it sent.
+    const stale = Buffer.from(chunkOf(1)).fill(7, 1000);
+    const part: PartialPart = {
+      route: '/audio/upload/chunk',
+      session: admin,
+      headers: {
+        'x-upload-id': id,
+        'x-chunk-index': '1',
+        'x-total-chunks': '3',
+        'x-file-size': String(wav.length),
+        'x-file-name': encodeURIComponent(name),
+      },
+      field: 'chunk',
+      fileName: 'blob',
+      bytes: stale,
+      sent: Math.floor(stale.length / 2),
+    };
+    const slow = startPartialPart(t.url, part);
+    const answered = new Promise<number | undefined>((resolve, reject) => {
+      slow.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      slow.on('error', reject);
+    });
+    await vi.waitFor(() => expect(holdsOpen(dir) && filesIn(`uploads/${id}/chunks`).length).toBe(3), {
+      timeout: 15_000,
+      interval: 20,
+    });
+    // Meanwhile the right copy of chunk 1 arrives in full: every chunk counts as held.
+    expect((await c.chunk(id, wav, name, 1)).status).toBe(200);
+    expect((await c.status(id)).body.uploadedChunks).toEqual([0, 1, 2]);
+
+    const early = await c.finalize(id, { title: 'Too early' });
+    expect(early.status, JSON.stringify(early.body)).toBe(409);
+    expect(early.body.message).toBe('Chunks of this upload are still being written; finalize again once they finish');
+    expect(await t.app.orm.em.fork().count(AudioFile, { title: 'Too early' })).toBe(0);
+
+    // The stale copy lands: the hash check sees it, and the right bytes sent again then pass.
+    finishPartialPart(slow, part);
+    expect(await answered).toBe(200);
+    expect((await c.finalize(id)).body.message).toMatch(/^File hash mismatch/);
+    expect((await c.chunk(id, wav, name, 1)).status).toBe(200);
+    const done = await c.finalize(id, { title: 'After the stale copy' });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
+    expect(readFileSync(inDataDir(file.storagePath)).equals(wav)).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
+import { randomUUID, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rm, unlink, writeFile } from 'node:fs/promises';
-import type { Hash } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
 
@@ -11,6 +11,9 @@ import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
  *   a second finalize and late chunks, across processes sharing the disk);
  * - `chunks/<index>`: an empty marker created only after that chunk's bytes were fully written.
  *   The markers are the source of truth for which chunks the server holds, also after a restart.
+ * - `chunks/<index>.writing-<uuid>`: one per request writing that chunk, made before it opens
+ *   `data` and renamed to `<index>` once its bytes are complete (removed if they are not), so a
+ *   finalize can see a write still under way, also one from another process.
  */
 export function uploadPaths(dataDir: string, uploadId: string) {
   const dir = resolveStoredPath(dataDir, path.posix.join(storageDirs.uploads, uploadId));
@@ -49,15 +52,44 @@ export async function uploadedChunks(paths: UploadPaths, totalChunks: number): P
     .sort((a, b) => a - b);
 }
 
-export async function markChunk(paths: UploadPaths, index: number): Promise<void> {
-  await writeFile(paths.marker(index), '');
+/**
+ * A write of one chunk. The request's `.writing-` marker exists before `data` is opened, and the
+ * chunk stops counting as held until `finish`: a write that fails leaves it missing, for resending.
+ */
+export interface ChunkWrite {
+  finish(complete: boolean): Promise<void>;
 }
 
-export async function unmarkChunk(paths: UploadPaths, index: number): Promise<void> {
+const ignoreMissing = (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'ENOENT') throw err;
+};
+
+export async function beginChunkWrite(paths: UploadPaths, index: number): Promise<ChunkWrite> {
+  const writing = `${paths.marker(index)}.writing-${randomUUID()}`;
+  await writeFile(writing, '');
   // One unlink (rm would stat first): this runs before every chunk.
-  await unlink(paths.marker(index)).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-  });
+  await unlink(paths.marker(index)).catch(ignoreMissing);
+  return {
+    // After finalize took the upload (or a cancel removed it), there is nothing left to mark.
+    finish: (complete) => (complete ? rename(writing, paths.marker(index)) : unlink(writing)).catch(ignoreMissing),
+  };
+}
+
+/**
+ * A chunk write that began before the server can have cut it short (Node's request timeout is
+ * 5 minutes; twice that leaves room), so an older marker is one a killed process left behind.
+ */
+const STALE_WRITE_MS = 10 * 60_000;
+
+/** Whether a request may still be writing into this upload's data file. */
+export async function chunkWritesUnderWay(paths: UploadPaths): Promise<boolean> {
+  const names = await readdir(paths.chunks).catch(() => []);
+  const since = Date.now() - STALE_WRITE_MS;
+  for (const name of names.filter((n) => n.includes('.writing-'))) {
+    const written = await stat(path.join(paths.chunks, name)).catch(() => null);
+    if (written && written.mtimeMs > since) return true;
+  }
+  return false;
 }
 
 /** Feeds bytes [start, end) of a file into a hash, streaming. */
