@@ -1,7 +1,10 @@
 // Chunked upload benchmark: a 1 GiB WAV uploaded through init/chunk/finalize over loopback with
 // the client's 5 MiB chunks, beside a baseline measured in the same run (a plain Node stream copy
 // of the same file to the same disk). Prints throughput, their ratio, finalize time and the
-// server's peak resident memory. Run with `npm run bench:upload` (builds the API first).
+// server's peak resident memory. A second reference, the floor, sends the same chunks to a bare
+// receiver (lib/bare-upload-receiver.mjs: busboy, SHA-256, write; nothing else), to show how much
+// of the gap to the copy is the app's and how much any receiver on this machine pays.
+// Run with `npm run bench:upload` (builds the API first).
 // Contract (bench/README.md): `--json <file>` writes the figures. Knobs: BENCH_UPLOAD_BYTES, BENCH_UPLOAD_ROUNDS
 // (default 3), BENCH_UPLOAD_CONCURRENCY (default 1), BENCH_DATABASE_URL (a temporary database there).
 import { spawn, spawnSync } from 'node:child_process';
@@ -95,7 +98,7 @@ const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : nu
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** One chunk as multipart over a kept-alive connection (undici's fetch + FormData costs more than the server here). */
-function postChunk(url, headers, bytes) {
+function postChunk(url, route, headers, bytes) {
   const head = Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="chunk"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`,
   );
@@ -107,7 +110,7 @@ function postChunk(url, headers, bytes) {
         host: hostname,
         port,
         method: 'POST',
-        path: '/api/v1/audio/upload/chunk',
+        path: route,
         agent,
         headers: {
           ...headers,
@@ -131,6 +134,47 @@ function postChunk(url, headers, bytes) {
   });
 }
 
+/** Starts the floor's bare receiver in its own process; resolves its base URL. */
+async function startBareReceiver(target) {
+  const child = spawn(process.execPath, [path.join(root, 'bench/lib/bare-upload-receiver.mjs'), target], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(/listening (\d+)/.exec(String(d))?.[1]));
+    child.once('exit', (code) => reject(new Error(`bare receiver exited with ${code}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Every chunk of the source to `route`, CONCURRENCY in flight (1 is the web client's behaviour),
+ * each sender reading its next chunk from disk while the current one is on the wire, as a
+ * browser reads a File lazily.
+ */
+async function sendChunks(url, route, totalChunks, headersFor) {
+  const file = await open(source, 'r');
+  const read = async (i) => {
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    const { bytesRead } = await file.read(buffer, 0, CHUNK, i * CHUNK);
+    return buffer.subarray(0, bytesRead);
+  };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      let i = next++;
+      let bytes = i < totalChunks ? read(i) : null;
+      while (bytes) {
+        const current = await bytes;
+        const following = next++;
+        bytes = following < totalChunks ? read(following) : null;
+        await postChunk(url, route, headersFor(i), current);
+        i = following;
+      }
+    }),
+  );
+  await file.close();
+}
+
 async function call(url, route, init) {
   const res = await fetch(`${url}/api/v1${route}`, init);
   const json = await res.json();
@@ -149,6 +193,8 @@ const hashMs = performance.now() - hashStart;
 
 const db = await openBenchDatabase(process.env.BENCH_DATABASE_URL);
 const { child, url } = await startServer();
+const bareTarget = path.join(dataDir, 'bare-upload.bin');
+const bare = await startBareReceiver(bareTarget);
 try {
   const auth = await signIn(url);
   const totalChunks = Math.ceil(SIZE / CHUNK);
@@ -163,15 +209,32 @@ try {
     return ms;
   }
 
+  /** The same chunks, one at a time, to the bare receiver; its digest must be the file's. */
+  async function bareOnce() {
+    const started = performance.now();
+    await fetch(`${bare.url}/start`, { method: 'POST' });
+    await sendChunks(bare.url, '/chunk', totalChunks, (i) => ({ 'x-chunk-index': String(i) }));
+    const { digest } = await (await fetch(`${bare.url}/finish`, { method: 'POST' })).json();
+    const ms = performance.now() - started;
+    if (digest !== fileHash) throw new Error('the bare receiver hashed other bytes than the file');
+    rmSync(bareTarget);
+    return ms;
+  }
+
   /** init, every chunk, finalize, as the web client does; returns the times and the created file. */
   async function uploadOnce() {
     const started = performance.now();
     const init = await call(url, '/audio/upload/init', {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ fileName: 'bench-tone.wav', fileSize: SIZE, totalChunks, fileHash, mimeType: 'audio/wav' }),
+      body: JSON.stringify({
+        fileName: 'bench-tone.wav',
+        fileSize: SIZE,
+        totalChunks,
+        fileHash,
+        mimeType: 'audio/wav',
+      }),
     });
-    const file = await open(source, 'r');
     const headersFor = (i) => ({
       ...auth,
       'x-upload-id': init.uploadId,
@@ -180,28 +243,7 @@ try {
       'x-file-name': encodeURIComponent('bench-tone.wav'),
       'x-file-size': String(SIZE),
     });
-    // CONCURRENCY chunks in flight (1 is the web client's behaviour), each sender reading its next
-    // chunk from disk while the current one is on the wire, as a browser reads a File lazily.
-    const read = async (i) => {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await file.read(buffer, 0, CHUNK, i * CHUNK);
-      return buffer.subarray(0, bytesRead);
-    };
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        let i = next++;
-        let bytes = i < totalChunks ? read(i) : null;
-        while (bytes) {
-          const current = await bytes;
-          const following = next++;
-          bytes = following < totalChunks ? read(following) : null;
-          await postChunk(url, headersFor(i), current);
-          i = following;
-        }
-      }),
-    );
-    await file.close();
+    await sendChunks(url, '/api/v1/audio/upload/chunk', totalChunks, headersFor);
     const finalizeStart = performance.now();
     const done = await call(url, `/audio/upload/finalize/${init.uploadId}`, {
       method: 'POST',
@@ -216,12 +258,15 @@ try {
   let sampledPeak = before.now;
   const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, rss(child.pid).now)), 50);
   const copies = [];
+  const bares = [];
   const uploads = [];
   // Alternating rounds, each starting with nothing dirty in the page cache, so neither side pays
   // for the other's (or the source file's) write-back, and drift on the machine hits both alike.
   for (let round = 0; round < ROUNDS; round++) {
     spawnSync('sync');
     copies.push(await copyOnce());
+    spawnSync('sync');
+    bares.push(await bareOnce());
     spawnSync('sync');
     const result = await uploadOnce();
     uploads.push(result);
@@ -232,21 +277,31 @@ try {
   sampledPeak = Math.max(sampledPeak, after.now);
 
   const baselineMs = median(copies);
+  const bareMs = median(bares);
   const uploadMs = median(uploads.map((u) => u.uploadMs));
   const finalizeMs = median(uploads.map((u) => u.finalizeMs));
   const growthMiB = (sampledPeak - before.now) / 1024 ** 2;
   const created = uploads[0].file;
+  const rounds = uploads.map(
+    (u, i) =>
+      `${mb(SIZE, u.uploadMs).toFixed(0)} vs ${mb(SIZE, copies[i]).toFixed(0)} (floor ${mb(SIZE, bares[i]).toFixed(0)})`,
+  );
   const rows = [
     ['file size', `${(SIZE / 1024 ** 2).toFixed(0)} MiB in ${totalChunks} chunks of 5 MiB, ${CONCURRENCY} in flight`],
-    ['rounds', `${ROUNDS} (baseline then upload, alternating); medians below`],
+    ['rounds', `${ROUNDS} (baseline, floor, then upload, alternating); medians below`],
     ['baseline stream copy', `${mb(SIZE, baselineMs).toFixed(1)} MiB/s (${(baselineMs / 1000).toFixed(2)} s)`],
     [
       'SHA-256 of the file alone',
       `${mb(SIZE, hashMs).toFixed(1)} MiB/s (${(hashMs / 1000).toFixed(2)} s; the server hashes every byte once)`,
     ],
+    [
+      'floor: bare receiver',
+      `${mb(SIZE, bareMs).toFixed(1)} MiB/s (${(bareMs / 1000).toFixed(2)} s; ratio to the copy ${(baselineMs / bareMs).toFixed(2)})`,
+    ],
     ['chunked upload end to end', `${mb(SIZE, uploadMs).toFixed(1)} MiB/s (${(uploadMs / 1000).toFixed(2)} s)`],
-    ['each round (MiB/s)', uploads.map((u, i) => `${mb(SIZE, u.uploadMs).toFixed(0)} vs ${mb(SIZE, copies[i]).toFixed(0)}`).join(', ')],
+    ['each round (MiB/s)', rounds.join(', ')],
     ['ratio upload / baseline', `${(baselineMs / uploadMs).toFixed(2)} (aim >= 0.5)`],
+    ['ratio upload / floor', (bareMs / uploadMs).toFixed(2)],
     ['finalize', `${(finalizeMs / 1000).toFixed(2)} s (hash check, probe, move)`],
     ['server RSS before upload', `${(before.now / 1024 ** 2).toFixed(0)} MiB`],
     [
@@ -271,7 +326,28 @@ try {
         aim: 'ratio >= 0.5',
         met: baselineMs / uploadMs >= 0.5,
       },
-      { label: 'finalize (hash check, probe, register)', value: Math.round(finalizeMs) / 1000, unit: 's', better: 'lower' },
+      {
+        label: `the same chunks to a bare receiver (busboy, SHA-256, write; no auth, database or checks)`,
+        value: round1(mb(SIZE, bareMs)),
+        unit: 'MiB/s',
+        baseline: round1(mb(SIZE, baselineMs)),
+        baselineLabel: 'plain Node stream copy to the same disk',
+        better: 'higher',
+      },
+      {
+        label: 'chunked upload end to end, against the bare receiver',
+        value: round1(mb(SIZE, uploadMs)),
+        unit: 'MiB/s',
+        baseline: round1(mb(SIZE, bareMs)),
+        baselineLabel: 'the bare receiver above',
+        better: 'higher',
+      },
+      {
+        label: 'finalize (hash check, probe, register)',
+        value: Math.round(finalizeMs) / 1000,
+        unit: 's',
+        better: 'lower',
+      },
       {
         label: 'server memory growth during the uploads (peak RSS less RSS before)',
         value: Math.round(growthMiB),
@@ -282,7 +358,8 @@ try {
       },
     ];
     const notes = [
-      `${ROUNDS} rounds, baseline copy then upload, alternating, each after a sync; medians. Per round (upload vs copy, MiB/s): ${uploads.map((u, i) => `${mb(SIZE, u.uploadMs).toFixed(0)} vs ${mb(SIZE, copies[i]).toFixed(0)}`).join('; ')}.`,
+      `${ROUNDS} rounds, baseline copy, bare receiver, then upload, alternating, each after a sync; medians. Per round (upload vs copy, MiB/s): ${rounds.join('; ')}.`,
+      'The bare receiver is the same client sending the same multipart chunks to a node:http handler in its own process that parses them with busboy, hashes and writes them at their offset, and nothing else: what any upload server on this machine pays.',
       `5 MiB chunks, ${CONCURRENCY} in flight as the web client sends them, over loopback to the API in its own process; database: ${db.label}.`,
       `SHA-256 of the file alone on this CPU: ${mb(SIZE, hashMs).toFixed(0)} MiB/s; the server hashes each in-order chunk as it arrives.`,
       `Server RSS ${(before.now / 1024 ** 2).toFixed(0)} MiB before, sampled peak ${(sampledPeak / 1024 ** 2).toFixed(0)} MiB.`,
@@ -291,6 +368,7 @@ try {
   }
 } finally {
   agent.destroy();
+  bare.child.kill('SIGTERM');
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   await db.drop();
