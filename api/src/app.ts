@@ -28,6 +28,7 @@ import { noStoreResponses } from './graphql/no-store.js';
 import { createEventBus, type EventBus } from './graphql/pubsub.js';
 import { createSchema } from './graphql/schema.js';
 import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
+import { bodyIdleTimeout } from './http/body-timeout.js';
 import { jsonBody } from './http/json-body.js';
 import { byteRequestContext, requestContext, requestMeta } from './http/request-context.js';
 import { restRoutes } from './http/rest-routes.js';
@@ -77,7 +78,10 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(securityHeaders());
-  const server = createServer(app);
+  app.use(bodyIdleTimeout(config.bodyIdleTimeoutSeconds * 1000));
+  // No limit on a whole request's time (Node's default, 5 minutes, would cut a direct upload of a
+  // large file on a slow link); bodyIdleTimeout cuts a body that stalls instead.
+  const server = createServer({ requestTimeout: 0 }, app);
 
   const formatError = createFormatError(logger);
   const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => formatError(e.toJSON(), e));

@@ -32,6 +32,10 @@ const envSchema = z.object({
   SECRET: z.string().min(32, 'SECRET must be at least 32 characters').optional(),
   STREAM_SESSION_TTL_SECONDS: z.coerce.number().int().min(10).default(4 * 60 * 60),
   UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(24),
+  BODY_IDLE_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive('BODY_IDLE_TIMEOUT_SECONDS must be a number of seconds above 0')
+    .default(60),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
@@ -49,6 +53,8 @@ export interface AppConfig {
   secret: string;
   streamSessionTtlSeconds: number;
   uploadExpiryHours: number;
+  /** A request body that sends nothing for this long is cut (a body may take as long as it keeps coming). */
+  bodyIdleTimeoutSeconds: number;
   /** Login and registration attempts allowed per client address per minute. */
   loginRateLimitPerMinute: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -82,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secret: e.SECRET ?? persistedSecret(dataDir),
     streamSessionTtlSeconds: e.STREAM_SESSION_TTL_SECONDS,
     uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
+    bodyIdleTimeoutSeconds: e.BODY_IDLE_TIMEOUT_SECONDS,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
   };

@@ -1,0 +1,79 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generateTestAudio } from '../test/audio-fixtures.js';
+import { createAdminSession, type Session } from '../test/factories.js';
+import { startTestApp, type TestApp } from '../test/harness.js';
+import { startPartialPart, type PartialPart } from '../test/upload-client.js';
+import { AudioFile } from '../features/files/audio-file.entity.js';
+
+/**
+ * A request body may take as long as it needs while it keeps coming, and is cut once it stalls
+ * (here after 1 s; 60 s by default), leaving nothing behind.
+ */
+
+let t: TestApp;
+let admin: Session;
+let wav: Buffer;
+beforeAll(async () => {
+  t = await startTestApp({ env: { BODY_IDLE_TIMEOUT_SECONDS: '1' } });
+  admin = await createAdminSession(t);
+  wav = readFileSync(await generateTestAudio('wav', 2, 'Slow.wav'));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const filesIn = (dir: string) =>
+  existsSync(path.join(t.config.dataDir, dir)) ? readdirSync(path.join(t.config.dataDir, dir)) : [];
+const part = (sent: number): PartialPart => ({
+  route: '/files',
+  session: admin,
+  field: 'audio',
+  fileName: 'Slow.wav',
+  bytes: wav,
+  sent,
+});
+const tail = Buffer.from('\r\n--partial-boundary--\r\n');
+
+/** The response (status) or 'cut' when the server closed the connection without one. */
+function outcome(req: ReturnType<typeof startPartialPart>): Promise<number | 'cut'> {
+  return new Promise((resolve) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', () => resolve('cut'));
+  });
+}
+
+describe('request bodies over time', () => {
+  it('has no limit on a whole request: Node would cut any request after 5 minutes', () => {
+    expect(t.app.server.requestTimeout).toBe(0);
+  });
+
+  it('takes a body that keeps coming for longer than the idle limit', async () => {
+    const pieces = 6;
+    const step = Math.ceil(wav.length / pieces);
+    const req = startPartialPart(t.url, part(0));
+    const answered = outcome(req);
+    for (let i = 0; i < pieces; i++) {
+      req.write(wav.subarray(i * step, (i + 1) * step));
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    req.end(tail);
+    expect(await answered).toBe(201);
+  });
+
+  it('cuts a body that stalls, and registers and keeps nothing of it', async () => {
+    const before = await t.app.orm.em.fork().count(AudioFile, {});
+    const audioBefore = filesIn('audio');
+    const started = Date.now();
+    const req = startPartialPart(t.url, part(Math.floor(wav.length / 2)));
+    expect(await outcome(req)).toBe('cut');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await vi.waitFor(() => expect(filesIn('tmp')).toEqual([]), { timeout: 10_000, interval: 20 });
+    expect(await t.app.orm.em.fork().count(AudioFile, {})).toBe(before);
+    expect(filesIn('audio')).toEqual(audioBefore);
+  });
+});
