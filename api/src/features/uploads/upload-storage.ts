@@ -1,6 +1,6 @@
 import { randomUUID, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
 
@@ -55,10 +55,15 @@ export async function uploadedChunks(paths: UploadPaths, totalChunks: number): P
 /**
  * A write of one chunk. The request's `.writing-` marker exists before `data` is opened, and the
  * chunk stops counting as held until `finish`: a write that fails leaves it missing, for resending.
+ * While the write lasts, its marker's time is renewed every few seconds, so a marker left by a
+ * killed process soon reads as stale (a body may arrive slowly for as long as it keeps coming).
  */
 export interface ChunkWrite {
   finish(complete: boolean): Promise<void>;
 }
+
+const HEARTBEAT_MS = 5_000;
+const STALE_WRITE_MS = 6 * HEARTBEAT_MS;
 
 const ignoreMissing = (err: NodeJS.ErrnoException) => {
   if (err.code !== 'ENOENT') throw err;
@@ -67,19 +72,26 @@ const ignoreMissing = (err: NodeJS.ErrnoException) => {
 export async function beginChunkWrite(paths: UploadPaths, index: number): Promise<ChunkWrite> {
   const writing = `${paths.marker(index)}.writing-${randomUUID()}`;
   await writeFile(writing, '');
-  // One unlink (rm would stat first): this runs before every chunk.
-  await unlink(paths.marker(index)).catch(ignoreMissing);
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    utimes(writing, now, now).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  try {
+    // One unlink (rm would stat first): this runs before every chunk.
+    await unlink(paths.marker(index)).catch(ignoreMissing);
+  } catch (err) {
+    clearInterval(heartbeat);
+    throw err;
+  }
   return {
-    // After finalize took the upload (or a cancel removed it), there is nothing left to mark.
-    finish: (complete) => (complete ? rename(writing, paths.marker(index)) : unlink(writing)).catch(ignoreMissing),
+    finish(complete) {
+      clearInterval(heartbeat);
+      // After finalize took the upload (or a cancel removed it), there is nothing left to mark.
+      return (complete ? rename(writing, paths.marker(index)) : unlink(writing)).catch(ignoreMissing);
+    },
   };
 }
-
-/**
- * A chunk write that began before the server can have cut it short (Node's request timeout is
- * 5 minutes; twice that leaves room), so an older marker is one a killed process left behind.
- */
-const STALE_WRITE_MS = 10 * 60_000;
 
 /** Whether a request may still be writing into this upload's data file. */
 export async function chunkWritesUnderWay(paths: UploadPaths): Promise<boolean> {
