@@ -72,18 +72,14 @@ const ignoreMissing = (err: NodeJS.ErrnoException) => {
 export async function beginChunkWrite(paths: UploadPaths, index: number): Promise<ChunkWrite> {
   const writing = `${paths.marker(index)}.writing-${randomUUID()}`;
   await writeFile(writing, '');
+  // One unlink (rm would stat first): this runs per chunk. Should it fail, the marker above goes
+  // stale unrenewed, as a killed process's does.
+  await unlink(paths.marker(index)).catch(ignoreMissing);
   const heartbeat = setInterval(() => {
     const now = new Date();
     utimes(writing, now, now).catch(() => undefined);
   }, HEARTBEAT_MS);
   heartbeat.unref();
-  try {
-    // One unlink (rm would stat first): this runs before every chunk.
-    await unlink(paths.marker(index)).catch(ignoreMissing);
-  } catch (err) {
-    clearInterval(heartbeat);
-    throw err;
-  }
   return {
     finish(complete) {
       clearInterval(heartbeat);
