@@ -49,7 +49,7 @@ const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 async function openDatabase(config: AppConfig, logger: Logger): Promise<{ orm: MikroORM; embedded?: EmbeddedDatabase }> {
   if (config.databaseUrl) {
-    const orm = await openOrm({ url: config.databaseUrl, embedded: false }).catch((err: Error) => {
+    const orm = await openOrm({ url: config.databaseUrl }).catch((err: Error) => {
       throw new AppError('INTERNAL', `Cannot connect to DATABASE_URL: ${err.message}`);
     });
     if (!(await orm.isConnected())) throw new AppError('INTERNAL', 'Cannot connect to DATABASE_URL: check the host, port and credentials');
@@ -57,7 +57,7 @@ async function openDatabase(config: AppConfig, logger: Logger): Promise<{ orm: M
   }
   const embedded = await startEmbeddedDatabase(path.join(config.dataDir, 'pgdata'));
   logger.info('db.embedded', { dataDir: path.join(config.dataDir, 'pgdata') });
-  return { orm: await openOrm({ url: embedded.url, embedded: true }), embedded };
+  return { orm: await openOrm({ embedded: embedded.connection }), embedded };
 }
 
 /** Builds the whole server (REST, GraphQL over HTTP and WebSocket, the web app) without listening. */

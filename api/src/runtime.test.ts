@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listeningSockets } from './test/listening-sockets.js';
 
 const apiDir = fileURLToPath(new URL('..', import.meta.url));
 const mainJs = path.join(apiDir, 'dist/main.js');
@@ -20,6 +21,45 @@ function run(env: Record<string, string>) {
   return spawnSync('node', [mainJs], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
 }
 
+/** Starts `node dist/main.js` on the embedded database in `library` and waits for /healthz. */
+async function startServer(library: string) {
+  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const env = {
+    DATA_DIR: library,
+    PORT: port,
+    ADMIN_EMAIL: 'boss@example.com',
+    ADMIN_PASSWORD: 'boss-password-1',
+    LOG_LEVEL: 'warn',
+  };
+  const child = spawn('node', [mainJs], { env: { ...process.env, ...env, DATABASE_URL: '' } });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  let healthy = false;
+  while (!healthy && child.exitCode === null && Date.now() < deadline) {
+    healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (!healthy) await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(healthy).toBe(true);
+  const signIn = () =>
+    fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: 'boss@example.com',
+        password: 'boss-password-1',
+        deviceData: { deviceId: 'runtime-test-device' },
+      }),
+    }).then((r) => r.json());
+  return { child, port: Number(port), exited, signIn, output: () => out };
+}
+
+const databaseSocket = (library: string) => path.join(library, 'pgdata-socket', '.s.PGSQL.5432');
+
 describe('runtime contract', () => {
   it.each([
     [{ PORT: 'eighty' }, /^Cannot start: Invalid PORT: PORT must be a whole number/],
@@ -34,36 +74,38 @@ describe('runtime contract', () => {
   });
 
   it('starts, answers /healthz, creates the first admin once and stops cleanly on SIGTERM', async () => {
-    const port = String(20000 + Math.floor(Math.random() * 20000));
     // A DATA_DIR that does not exist yet: the server creates it.
     const fresh = path.join(dataDir, 'library');
-    const env = { DATA_DIR: fresh, PORT: port, ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'boss-password-1', LOG_LEVEL: 'warn' };
-    if (process.env.DATABASE_URL) Object.assign(env, { DATABASE_URL: '' });
-    const child = spawn('node', [mainJs], { env: { ...process.env, ...env, DATABASE_URL: '' } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 60_000;
-    let healthy = false;
-    while (!healthy && Date.now() < deadline) {
-      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-      if (!healthy) await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(healthy).toBe(true);
+    const server = await startServer(fresh);
+    const pid = server.child.pid ?? 0;
     // The embedded database was created on this first start; the worker that created it (initdb
     // leaves about 900 MiB resident) is gone, and the one serving starts near 400 MiB.
-    const rssMiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024;
+    const rssMiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
     expect(rssMiB).toBeLessThan(700);
     // Only its owner may read it: the database files, the secret and the audio are in there.
     expect(statSync(fresh).mode & 0o777).toBe(0o700);
-    const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'boss@example.com', password: 'boss-password-1', deviceData: { deviceId: 'runtime-test-device' } }),
-    }).then((r) => r.json());
-    expect(login).toMatchObject({ requiresDeviceApproval: true });
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(out).not.toContain('boss-password-1');
+    // The embedded database takes no password, so it has no TCP port: only its owner can enter
+    // the folder of its socket.
+    expect(listeningSockets(pid)).toEqual({ tcpPorts: [server.port], unixPaths: [databaseSocket(fresh)] });
+    expect(statSync(path.dirname(databaseSocket(fresh))).mode & 0o777).toBe(0o700);
+    expect(await server.signIn()).toMatchObject({ requiresDeviceApproval: true });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.output()).not.toContain('boss-password-1');
+    expect(existsSync(databaseSocket(fresh))).toBe(false);
   }, 90_000);
+
+  it('starts again after a kill -9 left the database socket behind', async () => {
+    // The library the test above created (a new one would do, only slower).
+    const library = path.join(dataDir, 'library');
+    const killed = await startServer(library);
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    expect(statSync(databaseSocket(library)).isSocket()).toBe(true);
+    const server = await startServer(library);
+    expect(await server.signIn()).toMatchObject({ requiresDeviceApproval: true });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(existsSync(databaseSocket(library))).toBe(false);
+  }, 150_000);
 });

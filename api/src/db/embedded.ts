@@ -1,22 +1,40 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
+/**
+ * How the `pg` driver reaches the embedded server, which has no TCP port: `host` is the directory
+ * of its Unix socket and `port` only names the socket file in it (`.s.PGSQL.<port>`).
+ */
+export interface EmbeddedConnection {
+  host: string;
+  port: number;
+  user: string;
+  database: string;
+}
+
 export interface EmbeddedDatabase {
-  url: string;
+  connection: EmbeddedConnection;
   stop(): Promise<void>;
 }
 
 const require = createRequire(import.meta.url);
 
-type WorkerMessage = { type: 'ready'; conn: string } | { type: 'stopped' } | { type: 'error'; message: string };
+/** Names the socket file as PostgreSQL does; no TCP port is opened. */
+const SOCKET_PORT = 5432;
+/** A Unix socket path holds 107 bytes on Linux (sun_path is 108 with the closing NUL). */
+const MAX_SOCKET_PATH = 107;
+
+type WorkerMessage = { type: 'ready' } | { type: 'stopped' } | { type: 'error'; message: string };
 
 /**
  * The worker's whole program. PGlite executes every statement synchronously in WASM, so on the
  * API's own thread each query would stall every other request (seen: event-loop delays of 70 ms
  * and more under load); in a worker it runs beside the API on the other core, and the API reaches
- * it over loopback like any PostgreSQL server. Plain CommonJS, given as source text, so the
+ * it over a Unix socket like any PostgreSQL server. Plain CommonJS, given as source text, so the
  * same code runs from the compiled API and from the TypeScript sources under test; the modules
  * are loaded by the absolute paths the parent resolved.
  */
@@ -26,7 +44,7 @@ const { PGlite } = require(workerData.pgliteModule);
 const { PGLiteSocketServer } = require(workerData.socketModule);
 (async () => {
   const db = await PGlite.create(workerData.dataDir ? { dataDir: workerData.dataDir } : {});
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
+  const server = new PGLiteSocketServer({ db, path: workerData.socketPath, maxConnections: 1 });
   await server.start();
   parentPort.on('message', async (message) => {
     if (message !== 'stop') return;
@@ -38,7 +56,7 @@ const { PGLiteSocketServer } = require(workerData.socketModule);
       parentPort.postMessage({ type: 'error', message: String((err && err.message) || err) });
     }
   });
-  parentPort.postMessage({ type: 'ready', conn: server.getServerConn() });
+  parentPort.postMessage({ type: 'ready' });
 })().catch((err) => parentPort.postMessage({ type: 'error', message: String((err && err.message) || err) }));
 `;
 
@@ -68,9 +86,41 @@ function nextMessage(worker: Worker): Promise<WorkerMessage> {
 }
 
 /**
- * Real PostgreSQL compiled to WASM, running in a worker thread and served on a loopback port so
- * the ordinary driver can use it (one connection: pool it with max 1). `dataDir` undefined keeps
- * it in memory (tests).
+ * The server asks for no password, so its socket lives in a directory only this user may enter:
+ * next to the data folder, or a temporary one when there is none or that path is too long.
+ */
+function socketDirFor(dataDir: string | undefined): { dir: string; temporary: boolean } {
+  const dir = dataDir && `${dataDir}-socket`;
+  if (dir && Buffer.byteLength(socketFileIn(dir)) <= MAX_SOCKET_PATH) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+    return { dir, temporary: false };
+  }
+  return { dir: mkdtempSync(path.join(tmpdir(), 'pal-db-')), temporary: true };
+}
+
+function socketFileIn(dir: string): string {
+  return path.join(dir, `.s.PGSQL.${SOCKET_PORT}`);
+}
+
+/** A killed process leaves its socket file behind; a live one still answers and keeps it. */
+async function removeStaleSocket(file: string): Promise<void> {
+  if (!existsSync(file)) return;
+  const live = await new Promise<boolean>((resolve) => {
+    const probe = connect(file, () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+  if (live) throw new Error(`Another process is serving the embedded database at ${file}: stop it first`);
+  rmSync(file, { force: true });
+}
+
+/**
+ * Real PostgreSQL compiled to WASM, running in a worker thread and served on a Unix socket so the
+ * ordinary driver can use it (one connection: pool it with max 1). `dataDir` undefined keeps it
+ * in memory (tests).
  */
 export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedDatabase> {
   if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
@@ -84,25 +134,32 @@ export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedD
 
 async function startWorker(dataDir: string | undefined): Promise<EmbeddedDatabase> {
   if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
+  const socket = socketDirFor(dataDir);
+  const socketFile = socketFileIn(socket.dir);
+  await removeStaleSocket(socketFile);
+  const removeSocket = () => rmSync(socket.temporary ? socket.dir : socketFile, { recursive: true, force: true });
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
       dataDir,
+      socketPath: socketFile,
       pgliteModule: require.resolve('@electric-sql/pglite'),
       socketModule: require.resolve('@electric-sql/pglite-socket'),
     },
   });
   const started = await nextMessage(worker).catch(async (err: unknown) => {
     await worker.terminate();
+    removeSocket();
     throw err;
   });
   if (started.type !== 'ready') {
     await worker.terminate();
+    removeSocket();
     throw new Error(`The embedded database did not start: ${started.type === 'error' ? started.message : started.type}`);
   }
   let stopping: Promise<void> | null = null;
   return {
-    url: `postgresql://postgres:postgres@${started.conn}/postgres?sslmode=disable`,
+    connection: { host: socket.dir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' },
     stop() {
       stopping ??= (async () => {
         const stopped = nextMessage(worker);
@@ -112,6 +169,7 @@ async function startWorker(dataDir: string | undefined): Promise<EmbeddedDatabas
           if (reply.type === 'error') throw new Error(`The embedded database did not stop cleanly: ${reply.message}`);
         } finally {
           await worker.terminate();
+          removeSocket();
         }
       })();
       return stopping;

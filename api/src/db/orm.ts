@@ -1,15 +1,12 @@
 import 'reflect-metadata';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
+import type { EmbeddedConnection } from './embedded.js';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 
-export interface OrmOptions {
-  url: string;
-  /** The embedded server takes one connection; real PostgreSQL gets a proper pool. */
-  embedded: boolean;
-  debug?: boolean;
-}
+/** Real PostgreSQL by URL, or the embedded server's Unix socket. */
+export type OrmOptions = ({ url: string } | { embedded: EmbeddedConnection }) & { debug?: boolean };
 
 /**
  * PostgreSQL cannot hold a NUL in text, and one inside a query breaks the wire message itself
@@ -23,13 +20,23 @@ function refuseNul(sql: string, params: readonly unknown[]): string {
   return sql;
 }
 
-export function ormConfig({ url, embedded, debug }: OrmOptions): Options {
+/**
+ * MikroORM reads only the host name of a `clientUrl` (a `?host=/dir` is ignored), so the socket's
+ * directory goes in as `host`, which `pg` treats as a Unix socket. The embedded server takes one
+ * connection; real PostgreSQL gets a proper pool.
+ */
+function connectionOptions(options: OrmOptions): Options {
+  if ('url' in options) return { clientUrl: options.url, pool: { min: 0, max: 10 } };
+  const { host, port, user, database } = options.embedded;
+  return { host, port, user, dbName: database, pool: { min: 0, max: 1 } };
+}
+
+export function ormConfig(options: OrmOptions): Options {
   return {
     driver: PostgreSqlDriver,
-    clientUrl: url,
+    ...connectionOptions(options),
     entities,
     extensions: [Migrator],
-    pool: embedded ? { min: 0, max: 1 } : { min: 0, max: 10 },
     driverOptions: { connection: { connectionTimeoutMillis: 5000 } },
     migrations: {
       migrationsList,
@@ -47,7 +54,7 @@ export function ormConfig({ url, embedded, debug }: OrmOptions): Options {
     forceUtcTimezone: true,
     ignoreUndefinedInQuery: true,
     allowGlobalContext: false,
-    debug: debug ?? false,
+    debug: options.debug ?? false,
     discovery: { warnWhenNoEntities: true },
   };
 }

@@ -7,7 +7,7 @@ import { openOrm } from './orm.js';
 
 const name = process.argv[2];
 const db = await startEmbeddedDatabase();
-const orm = await openOrm({ url: db.url, embedded: true });
+const orm = await openOrm({ embedded: db.connection });
 try {
   const migrator = orm.getMigrator();
   await migrator.up();
