@@ -127,6 +127,10 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     includeStacktraceInErrorResponses: false,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
+    // main.ts stops the whole app on SIGINT/SIGTERM; Apollo's own handler, started first, would
+    // stop it concurrently, and that second stop() waits for a barrier Apollo only resolves on
+    // failure, so every shutdown sat out main's 10 s deadline.
+    stopOnTerminationSignals: false,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ...noStoreResponses(),

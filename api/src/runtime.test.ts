@@ -89,8 +89,11 @@ describe('runtime contract', () => {
     expect(listeningSockets(pid)).toEqual({ tcpPorts: [server.port], unixPaths: [databaseSocket(fresh)] });
     expect(statSync(path.dirname(databaseSocket(fresh))).mode & 0o777).toBe(0o700);
     expect(await server.signIn()).toMatchObject({ requiresDeviceApproval: true });
+    const stopping = Date.now();
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+    // Promptly, not at main's 10 s deadline.
+    expect(Date.now() - stopping).toBeLessThan(5_000);
     expect(server.output()).not.toContain('boss-password-1');
     expect(existsSync(databaseSocket(fresh))).toBe(false);
   }, 90_000);
