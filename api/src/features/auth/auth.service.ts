@@ -269,7 +269,7 @@ export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<AuthP
   return { token, user, deviceSession: session };
 }
 
-function endSessions(sessions: DeviceSession[], reason: string): void {
+export function endSessions(sessions: DeviceSession[], reason: string): void {
   const now = new Date();
   for (const s of sessions) Object.assign(s, { isActive: false, endedAt: now, endReason: reason });
 }

@@ -1,12 +1,14 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { Ctx } from '../../context.js';
+import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parsePage, type Page } from '../../graphql/paging.js';
 import { parseId, parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
 import { emailSchema, nameSchema, passwordSchema } from '../auth/auth.schemas.js';
-import { hashPassword } from '../auth/auth.service.js';
+import { endSessions, hashPassword } from '../auth/auth.service.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { parseSearch } from '../files/search-term.js';
@@ -40,14 +42,14 @@ async function findUser(ctx: Ctx, userId: string): Promise<User> {
   return user;
 }
 
-async function ensureEmailFree(ctx: Ctx, email: string, exceptId?: string): Promise<void> {
-  if (await ctx.em.count(User, { email, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) {
+async function ensureEmailFree(em: EntityManager, email: string, exceptId?: string): Promise<void> {
+  if (await em.count(User, { email, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) {
     throw new AppError('CONFLICT', EMAIL_TAKEN);
   }
 }
 
-async function flushUnique(ctx: Ctx): Promise<void> {
-  await ctx.em.flush().catch((err: unknown) => {
+async function flushUnique(em: EntityManager): Promise<void> {
+  await em.flush().catch((err: unknown) => {
     if (err instanceof Error && /unique/i.test(err.message)) throw new AppError('CONFLICT', EMAIL_TAKEN);
     throw err;
   });
@@ -117,7 +119,7 @@ export async function getUser(ctx: Ctx, userId: string): Promise<User> {
 export async function createUser(ctx: Ctx, rawInput: unknown): Promise<User> {
   requireAdmin(ctx);
   const input = parseInput(createUserSchema, rawInput);
-  await ensureEmailFree(ctx, input.email);
+  await ensureEmailFree(ctx.em, input.email);
   const user = ctx.em.create(User, {
     name: input.name,
     email: input.email,
@@ -125,40 +127,89 @@ export async function createUser(ctx: Ctx, rawInput: unknown): Promise<User> {
     passwordHash: await hashPassword(input.password),
   });
   recordAudit(ctx, { action: 'user.created', user, details: { role: input.role } });
-  await flushUnique(ctx);
+  await flushUnique(ctx.em);
   return user;
 }
 
-/** Name, email, role and the policy lock. Locking ends the user's sessions at once. */
+/**
+ * Locks the caller's and the user's rows (in id order, so two administrators acting on each other
+ * queue rather than deadlock) and re-checks the caller under that lock: an administrator locked,
+ * demoted or signed out by a change that committed meanwhile changes nothing. The caller thus stays
+ * an unlocked administrator until the commit, so there is always one left.
+ */
+async function lockCallerAndUser(tx: EntityManager, caller: Caller, userId: string): Promise<User> {
+  const sessionStart = caller.session.createdAt.getTime();
+  const rows = await tx.find(
+    User,
+    { id: [caller.user.id, userId] },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true },
+  );
+  const session = await tx.findOne(DeviceSession, { id: caller.session.id }, { refresh: true });
+  const self = rows.find((u) => u.id === caller.user.id);
+  if (!self || !isAdmin(self) || self.isLocked || !session?.isActive || session.createdAt.getTime() !== sessionStart) {
+    throw new AppError('FORBIDDEN', 'Administrator access required');
+  }
+  const user = rows.find((u) => u.id === userId);
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  return user;
+}
+
+/** Ends a user's active sessions but the `keep` most recently active; resolves to the ended ids. */
+async function endActiveSessions(tx: EntityManager, user: User, reason: string, keep = 0): Promise<string[]> {
+  const active = await tx.find(DeviceSession, { user, isActive: true }, { orderBy: { lastActivity: 'desc' } });
+  const ended = active.slice(keep);
+  endSessions(ended, reason);
+  return ended.map((s) => s.id);
+}
+
+/**
+ * Name, email, role and the policy lock. Locking ends the user's sessions at once; demotion ends all
+ * but the ones a user may keep (MAX_DEVICES, the most recently active).
+ */
 export async function updateUser(ctx: Ctx, userId: string, rawInput: unknown): Promise<User> {
   const caller = requireAdmin(ctx);
   const input = parseInput(updateUserSchema, rawInput);
-  const user = await findUser(ctx, userId);
-  if (user.id === caller.user.id && (input.isLocked || (input.role && input.role !== UserRole.admin))) {
+  const id = parseId(userId, 'userId');
+  if (id === caller.user.id && (input.isLocked || (input.role && input.role !== UserRole.admin))) {
     throw new AppError('BAD_USER_INPUT', 'You cannot lock your own account or remove your own administrator role');
   }
-  if (input.email && input.email !== user.email) await ensureEmailFree(ctx, input.email, user.id);
-  const before = { name: user.name, email: user.email, role: user.role, isLocked: user.isLocked };
-  if (input.name) user.name = input.name;
-  if (input.email) user.email = input.email;
-  if (input.role) user.role = input.role;
-  let endedSessionIds: string[] = [];
-  if (input.isLocked === true && !user.isLocked) {
-    user.isLocked = true;
-    const active = await ctx.em.find(DeviceSession, { user, isActive: true });
-    for (const s of active) Object.assign(s, { isActive: false, endedAt: new Date(), endReason: 'locked_by_admin' });
-    endedSessionIds = active.map((s) => s.id);
-  } else if (input.isLocked === false) {
-    // Unlocking lifts the temporary lock too, as the unlock action does.
-    Object.assign(user, { isLocked: false, lockUntil: null, failedLoginCount: 0 });
-  }
-  recordAudit(ctx, { action: 'user.updated', user, details: { before } });
-  await flushUnique(ctx);
-  if (endedSessionIds.length) {
-    publishSecurityEvent(ctx.deps.pubSub, user.id, 'FORCED_LOGOUT', {
-      sessionIds: endedSessionIds,
-      message: 'Your account has been locked by an administrator.',
-    });
+  const { user, signedOut } = await ctx.em.transactional(async (tx) => {
+    const user = await lockCallerAndUser(tx, caller, id);
+    if (input.email && input.email !== user.email) await ensureEmailFree(tx, input.email, user.id);
+    const before = { name: user.name, email: user.email, role: user.role, isLocked: user.isLocked };
+    const demoted = isAdmin(user) && input.role === UserRole.user;
+    if (input.name) user.name = input.name;
+    if (input.email) user.email = input.email;
+    if (input.role) user.role = input.role;
+    let signedOut: { sessionIds: string[]; message: string } | null = null;
+    if (input.isLocked === true && !user.isLocked) {
+      user.isLocked = true;
+      signedOut = {
+        sessionIds: await endActiveSessions(tx, user, 'locked_by_admin'),
+        message: 'Your account has been locked by an administrator.',
+      };
+    } else if (input.isLocked === false) {
+      // Unlocking lifts the temporary lock too, as the unlock action does.
+      Object.assign(user, { isLocked: false, lockUntil: null, failedLoginCount: 0 });
+    }
+    if (demoted && !signedOut) {
+      signedOut = {
+        sessionIds: await endActiveSessions(tx, user, 'role_changed', ctx.deps.config.maxDevices),
+        message:
+          'Your administrator role has been removed. This device has been signed out; your most recently used device stays signed in.',
+      };
+    }
+    const endedSessions = signedOut?.sessionIds.length ?? 0;
+    recordAudit(
+      ctx,
+      { action: 'user.updated', user, details: { before, ...(endedSessions ? { endedSessions } : {}) } },
+      tx,
+    );
+    await flushUnique(tx);
+    return { user, signedOut };
+  });
+  if (signedOut?.sessionIds.length) {
+    publishSecurityEvent(ctx.deps.pubSub, user.id, 'FORCED_LOGOUT', signedOut);
   }
   return user;
 }

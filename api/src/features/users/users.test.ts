@@ -6,7 +6,7 @@ import { subscribeSecurityEvents } from '../../test/subscriptions.js';
 import { FileAccess } from '../access/file-access.entity.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { Checkpoint } from '../checkpoints/checkpoint.entity.js';
-import { UserRole } from './user.entity.js';
+import { User, UserRole } from './user.entity.js';
 
 let t: TestApp;
 let admin: Session;
@@ -153,5 +153,80 @@ describe('admin users', () => {
     });
     const self = await t.rest('PUT', `/admin/users/${admin.userId}`, { role: 'user' }, admin);
     expect(self.status).toBe(400);
+  });
+
+  it('two administrators locking or demoting each other at once: one change holds, the other is refused', async () => {
+    const lock = { isLocked: true };
+    const demote = { role: 'user' };
+    // Refused under the row lock, or by the request's own sign-in check when the other change committed first.
+    const refusals = [
+      { code: 'FORBIDDEN', message: 'Administrator access required' },
+      { code: 'UNAUTHENTICATED', message: 'Session expired or ended. Please log in again.' },
+      { code: 'UNAUTHENTICATED', message: 'Account is locked' },
+    ];
+    for (const [first, second] of [
+      [lock, lock],
+      [demote, demote],
+      [lock, demote],
+      [demote, lock],
+    ]) {
+      const a = await createAdminSession(t);
+      const b = await createAdminSession(t);
+      const [viaRest, viaGql] = await Promise.all([
+        t.rest<{ error?: { code: string; message: string } }>('PUT', `/admin/users/${b.userId}`, first, a),
+        t.gql(
+          'mutation ($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { id } }',
+          { id: a.userId, input: second },
+          b,
+        ),
+      ]);
+      const outcomes = [
+        viaRest.status === 200 ? 'ok' : viaRest.body.error,
+        viaGql.errors ? { code: viaGql.errors[0].extensions?.code, message: viaGql.errors[0].message } : 'ok',
+      ];
+      expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
+      expect(refusals).toContainEqual(outcomes.find((o) => o !== 'ok'));
+      const pair = await t.app.orm.em.fork().find(User, { id: [a.userId, b.userId] });
+      expect(pair.filter((u) => u.role === UserRole.admin && !u.isLocked)).toHaveLength(1);
+    }
+  });
+
+  it('demoting an administrator signs out all their devices but the one used most recently', async () => {
+    const target = await createUser(t, { role: UserRole.admin });
+    const [recent, older, oldest] = [
+      await signIn(t, target.email),
+      await signIn(t, target.email),
+      await signIn(t, target.email),
+    ];
+    const streams = await Promise.all([recent, older, oldest].map((s) => subscribeSecurityEvents(t.url, s)));
+    // Set after subscribing, which counts as activity: the first sign-in is the most recently used.
+    const em = t.app.orm.em.fork();
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    await em.nativeUpdate(DeviceSession, { id: recent.sessionId }, { lastActivity: minutesAgo(1) });
+    await em.nativeUpdate(DeviceSession, { id: older.sessionId }, { lastActivity: minutesAgo(5) });
+    await em.nativeUpdate(DeviceSession, { id: oldest.sessionId }, { lastActivity: minutesAgo(9) });
+    try {
+      const res = await t.rest('PUT', `/admin/users/${target.id}`, { role: 'user' }, admin);
+      expect(res.status).toBe(200);
+      for (const stream of streams.slice(1)) {
+        expect(await stream.next()).toMatchObject({
+          type: 'FORCED_LOGOUT',
+          message:
+            'Your administrator role has been removed. This device has been signed out; your most recently used device stays signed in.',
+        });
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      expect(streams[0].events).toEqual([]);
+    } finally {
+      await Promise.all(streams.map((s) => s.close()));
+    }
+    expect((await t.rest('GET', '/auth/me', undefined, recent)).status).toBe(200);
+    for (const ended of [older, oldest]) expect((await t.rest('GET', '/auth/me', undefined, ended)).status).toBe(401);
+    const rows = await em.fork().find(DeviceSession, { user: target.id }, { orderBy: { lastActivity: 'desc' } });
+    expect(rows.map((s) => [s.isActive, s.endReason ?? null, s.endedAt instanceof Date])).toEqual([
+      [true, null, false],
+      [false, 'role_changed', true],
+      [false, 'role_changed', true],
+    ]);
   });
 });
