@@ -45,6 +45,9 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** Own email changes allowed per account per hour. */
+const EMAIL_CHANGES_PER_HOUR = 5;
+
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 async function openDatabase(config: AppConfig, logger: Logger): Promise<{ orm: MikroORM; embedded?: EmbeddedDatabase }> {
@@ -71,6 +74,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     pubSub: events.pubSub,
     logger,
     loginLimiter: new RateLimiter(config.loginRateLimitPerMinute, 60_000),
+    emailChangeLimiter: new RateLimiter(EMAIL_CHANGES_PER_HOUR, 3600_000),
   };
   const schema = await createSchema(events.pubSub);
 

@@ -13,6 +13,11 @@ export interface AppDeps {
   logger: Logger;
   /** Login and registration attempts per client address. */
   loginLimiter: RateLimiter;
+  /**
+   * Changes of their own email per account: each answer tells whether an address has an account,
+   * which sign-in takes care to hide, so a signed-in user may not probe addresses at will.
+   */
+  emailChangeLimiter: RateLimiter;
 }
 
 /** Who is asking: a signed-in user on one of their device sessions. */

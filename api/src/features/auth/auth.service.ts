@@ -290,8 +290,13 @@ export function me(ctx: Ctx): User {
 export async function updateMyDetails(ctx: Ctx, rawInput: UpdateDetailsInput): Promise<User> {
   const { user } = requireCaller(ctx);
   const input = parseInput(updateDetailsSchema, rawInput);
-  if (input.email !== user.email && (await ctx.em.count(User, { email: input.email, id: { $ne: user.id } }))) {
-    throw new AppError('CONFLICT', 'An account with this email already exists');
+  if (input.email !== user.email) {
+    if (!ctx.deps.emailChangeLimiter.hit(user.id)) {
+      throw new AppError('RATE_LIMITED', 'Too many email changes. Please try again later.');
+    }
+    if (await ctx.em.count(User, { email: input.email, id: { $ne: user.id } })) {
+      throw new AppError('CONFLICT', 'An account with this email already exists');
+    }
   }
   const before = { name: user.name, email: user.email };
   user.name = input.name;

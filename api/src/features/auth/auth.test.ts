@@ -202,3 +202,21 @@ describe('rate limiting per address', () => {
     }
   });
 });
+
+describe('own details', () => {
+  it('limits email changes per account, so a signed-in user cannot probe which addresses have accounts', async () => {
+    const taken = await createUser(t);
+    const user = await createUser(t);
+    const session = await signIn(t, user.email);
+    const change = (email: string) => t.rest('PUT', '/auth/updatedetails', { name: 'Prober', email }, session);
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await change(i % 2 ? taken.email : `free-${i}-${user.email}`)).status);
+    expect(statuses).toEqual([200, 409, 200, 409, 200]);
+    const limited = await change(taken.email);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ success: false, message: 'Too many email changes. Please try again later.' });
+    // The name alone may still change.
+    const renamed = await t.rest('PUT', '/auth/updatedetails', { name: 'Renamed', email: `free-4-${user.email}` }, session);
+    expect(renamed.status).toBe(200);
+  });
+});
