@@ -72,6 +72,22 @@ describe('admin: user management', () => {
     const dialog = page.getByRole('dialog', { name: 'Delete User' });
     await dialog.waitFor();
     await screenshot(page, 'admin-delete-user-dialog');
+    // Cancelled, it keeps naming the user while it fades out (it read "the user ?" then).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { dialogTexts: string[] }).dialogTexts = seen;
+      new MutationObserver(() => {
+        const text = document.getElementById('confirm-dialog-message')?.textContent;
+        if (text !== undefined && text !== null) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const texts = await page.evaluate(() => (window as unknown as { dialogTexts: string[] }).dialogTexts);
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.filter((text) => !text.includes(email))).toEqual([]);
+    await row.getByRole('button', { name: `Delete ${email}` }).click();
+    await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(visible(page, `User ${email} has been deleted successfully`), { timeout: 5000 }).toBe(true);
     await expect.poll(() => page.getByRole('row').filter({ hasText: email }).count(), { timeout: 5000 }).toBe(0);

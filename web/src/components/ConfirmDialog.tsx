@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 
 interface Props {
   open: boolean;
@@ -14,8 +14,16 @@ interface Props {
   onCancel: () => void;
 }
 
-/** The one confirmation dialog: a question, Cancel and the action. */
-export function ConfirmDialog({ open, title, message, confirmLabel, danger, busy, onConfirm, onCancel }: Props) {
+/**
+ * The one confirmation dialog: a question, Cancel and the action. While it fades out it keeps the
+ * words it was opened with: callers usually derive them from a selection they clear on closing.
+ */
+export function ConfirmDialog({ open, danger, busy, onConfirm, onCancel, ...words }: Props) {
+  const [shown, setShown] = useState(words);
+  const changed =
+    shown.title !== words.title || shown.message !== words.message || shown.confirmLabel !== words.confirmLabel;
+  if (open && changed) setShown(words);
+  const { title, message, confirmLabel } = open ? words : shown;
   return (
     <Dialog open={open} onClose={onCancel} aria-describedby="confirm-dialog-message">
       <DialogTitle>{title}</DialogTitle>
