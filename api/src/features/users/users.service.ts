@@ -220,9 +220,12 @@ export async function updateUser(ctx: Ctx, userId: string, rawInput: unknown): P
  */
 export async function deleteUser(ctx: Ctx, userId: string): Promise<User> {
   const caller = requireAdmin(ctx);
-  const user = await findUser(ctx, userId);
-  if (isAdmin(user)) throw new AppError('FORBIDDEN', 'Administrators cannot be deleted');
-  await ctx.em.transactional(async (tx) => {
+  const id = parseId(userId, 'userId');
+  // Under the same row locks as updateUser: a promotion or a change to the caller committed
+  // meanwhile is seen before anything is deleted.
+  const user = await ctx.em.transactional(async (tx) => {
+    const user = await lockCallerAndUser(tx, caller, id);
+    if (isAdmin(user)) throw new AppError('FORBIDDEN', 'Administrators cannot be deleted');
     recordAudit(
       ctx,
       {
@@ -234,6 +237,7 @@ export async function deleteUser(ctx: Ctx, userId: string): Promise<User> {
       tx,
     );
     await tx.nativeDelete(User, { id: user.id });
+    return user;
   });
   publishSecurityEvent(ctx.deps.pubSub, user.id, 'FORCED_LOGOUT', { message: 'Your account has been deleted.' });
   return user;

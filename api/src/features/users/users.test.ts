@@ -191,6 +191,24 @@ describe('admin users', () => {
     }
   });
 
+  it('a user promoted while another administrator deletes them is either kept as an administrator or gone', async () => {
+    const promoter = await createAdminSession(t);
+    for (let round = 0; round < 6; round++) {
+      const target = await createUser(t);
+      const [promoted, deleted] = await Promise.all([
+        t.rest('PUT', `/admin/users/${target.id}`, { role: 'admin' }, promoter),
+        t.rest('DELETE', `/admin/users/${target.id}`, undefined, admin),
+      ]);
+      const kept = await t.app.orm.em.fork().findOne(User, { id: target.id });
+      if (kept) {
+        expect([promoted.status, deleted.status]).toEqual([200, 403]);
+        expect(kept.role).toBe(UserRole.admin);
+      } else {
+        expect([promoted.status, deleted.status]).toEqual([404, 200]);
+      }
+    }
+  });
+
   it('demoting an administrator signs out all their devices but the one used most recently', async () => {
     const target = await createUser(t, { role: UserRole.admin });
     const [recent, older, oldest] = [
