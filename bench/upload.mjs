@@ -315,33 +315,33 @@ try {
 
   if (jsonFile) {
     const round1 = (n) => Math.round(n * 10) / 10;
+    const copyLabel = 'plain Node stream copy to the same disk';
+    const throughput = (label, ms, baselineMs, baselineLabel) => ({
+      label,
+      value: round1(mb(SIZE, ms)),
+      unit: 'MiB/s',
+      baseline: round1(mb(SIZE, baselineMs)),
+      baselineLabel,
+      better: 'higher',
+    });
     const figures = [
       {
-        label: `chunked upload of ${(SIZE / 1024 ** 2).toFixed(0)} MiB end to end (init, chunks, finalize)`,
-        value: round1(mb(SIZE, uploadMs)),
-        unit: 'MiB/s',
-        baseline: round1(mb(SIZE, baselineMs)),
-        baselineLabel: 'plain Node stream copy to the same disk',
-        better: 'higher',
+        ...throughput(
+          `chunked upload of ${(SIZE / 1024 ** 2).toFixed(0)} MiB end to end (init, chunks, finalize)`,
+          uploadMs,
+          baselineMs,
+          copyLabel,
+        ),
         aim: 'ratio >= 0.5',
         met: baselineMs / uploadMs >= 0.5,
       },
-      {
-        label: `the same chunks to a bare receiver (busboy, SHA-256, write; no auth, database or checks)`,
-        value: round1(mb(SIZE, bareMs)),
-        unit: 'MiB/s',
-        baseline: round1(mb(SIZE, baselineMs)),
-        baselineLabel: 'plain Node stream copy to the same disk',
-        better: 'higher',
-      },
-      {
-        label: 'chunked upload end to end, against the bare receiver',
-        value: round1(mb(SIZE, uploadMs)),
-        unit: 'MiB/s',
-        baseline: round1(mb(SIZE, bareMs)),
-        baselineLabel: 'the bare receiver above',
-        better: 'higher',
-      },
+      throughput(
+        'the same chunks to a bare receiver (busboy, SHA-256, write; no auth, database or checks)',
+        bareMs,
+        baselineMs,
+        copyLabel,
+      ),
+      throughput('chunked upload end to end, against the bare receiver', uploadMs, bareMs, 'the bare receiver above'),
       {
         label: 'finalize (hash check, probe, register)',
         value: Math.round(finalizeMs) / 1000,
