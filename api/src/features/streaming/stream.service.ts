@@ -197,6 +197,8 @@ export async function openSignedUrl(
     if (!file) throw new AppError('NOT_FOUND', 'Audio file not found');
     await allowStream(ctx, facts, file);
     const recheck = async () => {
+      // An open response ends with its URL, as one opened by a stream token does.
+      if (!isLiveExpiry(exp)) throw streamRefused();
       const now = await current();
       if (!now.file) throw new AppError('NOT_FOUND', 'Audio file not found');
       await allowStream(ctx, now, now.file);

@@ -279,17 +279,21 @@ describe('a session that ended', () => {
 });
 
 describe('an open stream', () => {
-  it('is cut off within seconds of a revoke, not at its end, while a slow reader holds it open', async () => {
-    // A file far larger than the socket buffers, so most of it is still to send when the grant goes.
+  const size = 64 * 1024 * 1024;
+
+  /** A granted file far larger than the socket buffers, so most of it is still to send when access ends. */
+  async function bigGrantedFile() {
     const big = await createStoredAudioFile(t, { seconds: 20 });
-    const size = 64 * 1024 * 1024;
     await writeFile(path.join(t.config.dataDir, big.storagePath), Buffer.alloc(size));
     const user = await createUser(t);
     const grantId = await grantFile(t, user.id, big.id);
-    const session = await signIn(t, user.email);
-    const opened = await t.rest<{ data: { streamUrl: string } }>('POST', `/drm/session/${big.id}`, undefined, session);
+    return { big, grantId, session: await signIn(t, user.email) };
+  }
+
+  /** Opens `url` from byte 0 with a paused reader, runs `meanwhile`, then reads on to the end. */
+  async function readPausedThrough(url: string, meanwhile: () => Promise<void>) {
     const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
-      http.get(`${t.url}${opened.body.data.streamUrl}`, { headers: { range: 'bytes=0-' } }, resolve).on('error', reject),
+      http.get(url, { headers: { range: 'bytes=0-' } }, resolve).on('error', reject),
     );
     expect(res.statusCode).toBe(206);
     let received = 0;
@@ -297,13 +301,37 @@ describe('an open stream', () => {
     res.on('error', () => undefined);
     const closed = new Promise((resolve) => res.on('close', resolve));
     res.pause();
-
-    await setGrant(t, grantId, { canView: false });
-    await new Promise((r) => setTimeout(r, RECHECK_MS + 1500));
+    await meanwhile();
     res.resume();
     await closed;
-    expect(res.complete).toBe(false);
-    expect(received).toBeLessThan(size / 2);
+    return { complete: res.complete, received };
+  }
+
+  it('is cut off within seconds of a revoke, not at its end, while a slow reader holds it open', async () => {
+    const { big, grantId, session } = await bigGrantedFile();
+    const opened = await t.rest<{ data: { streamUrl: string } }>('POST', `/drm/session/${big.id}`, undefined, session);
+    const read = await readPausedThrough(`${t.url}${opened.body.data.streamUrl}`, async () => {
+      await setGrant(t, grantId, { canView: false });
+      await new Promise((r) => setTimeout(r, RECHECK_MS + 1500));
+    });
+    expect(read.complete).toBe(false);
+    expect(read.received).toBeLessThan(size / 2);
+  });
+
+  it('opened by a signed URL ends when the URL expires', async () => {
+    const { big, session } = await bigGrantedFile();
+    await t.rest('POST', `/drm/session/${big.id}`, undefined, session);
+    const seek = await t.rest<{ data: { signedUrl: string } }>(
+      'POST',
+      `/drm/signed-url/${big.id}`,
+      { startTime: 0, expiresIn: 1000 },
+      session,
+    );
+    const read = await readPausedThrough(`${t.url}${seek.body.data.signedUrl}`, async () => {
+      await new Promise((r) => setTimeout(r, 1000 + RECHECK_MS + 1500));
+    });
+    expect(read.complete).toBe(false);
+    expect(read.received).toBeLessThan(size / 2);
   });
 });
 
