@@ -31,8 +31,9 @@ export function filesRoutes(): Router {
 
   router.get('/files/cover/:id', async (req, res, next) => {
     const cover = await files.getCoverImage(res.locals.ctx, req.params.id);
-    // Private: the image is only for callers allowed to see the file.
-    res.setHeader('Cache-Control', 'private, max-age=3600');
+    // Private, and asked for again each time (a 304 when unchanged): a revoked grant, unpublished
+    // file or ended session must stop showing it at once, not after a cached hour.
+    res.setHeader('Cache-Control', 'private, no-cache');
     res.setHeader('ETag', cover.etag);
     res.setHeader('Last-Modified', cover.updatedAt.toUTCString());
     if (req.headers['if-none-match'] === cover.etag) {

@@ -116,7 +116,7 @@ describe('covers', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
-    expect(res.headers.get('cache-control')).toBe('private, max-age=3600');
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
     expect(Buffer.from(await res.arrayBuffer()).equals(PNG_BYTES)).toBe(true);
     const again = await fetch(`${t.url}/api/v1/files/cover/${file.id}`, {
       headers: {
