@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { parseInput } from '../../validation.js';
+import { parseInput, uuidPattern } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { User, UserRole } from '../users/user.entity.js';
@@ -322,7 +322,7 @@ export async function deactivateDevice(ctx: Ctx, deviceId: string): Promise<bool
   const session = await ctx.em.findOne(DeviceSession, {
     user: caller.user,
     isActive: true,
-    $or: [{ deviceId }, ...(/^[0-9a-f-]{36}$/i.test(deviceId) ? [{ id: deviceId }] : [])],
+    $or: [{ deviceId }, ...(uuidPattern.test(deviceId) ? [{ id: deviceId }] : [])],
   });
   if (!session) throw new AppError('NOT_FOUND', 'Device not found');
   endSessions([session], 'deactivated_by_user');

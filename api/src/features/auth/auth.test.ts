@@ -165,6 +165,10 @@ describe('devices', () => {
     expect((await t.rest('GET', '/auth/me', undefined, b)).status).toBe(401);
     const self = await t.rest('DELETE', `/devices/${a.deviceId}`, undefined, a);
     expect(self.status).toBe(400);
+    // Shaped almost like a session id, but not a uuid: simply no such device.
+    for (const odd of ['-'.repeat(36), `${'0'.repeat(32)}abcd`]) {
+      expect((await t.rest('DELETE', `/devices/${odd}`, undefined, a)).status).toBe(404);
+    }
   });
 
   it('lets an administrator list and terminate a user session, signing that device out live', async () => {
