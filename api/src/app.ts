@@ -32,7 +32,7 @@ import { bodyIdleTimeout } from './http/body-timeout.js';
 import { jsonBody } from './http/json-body.js';
 import { byteRequestContext, requestContext, requestMeta } from './http/request-context.js';
 import { restRoutes } from './http/rest-routes.js';
-import { securityHeaders } from './http/security-headers.js';
+import { noStore, securityHeaders } from './http/security-headers.js';
 import { createLogger, type Logger } from './logger.js';
 
 export interface App {
@@ -170,6 +170,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.use('/graphql', express.json({ limit: '100kb' }), requestContext(orm, deps), expressMiddleware(apollo, {
     context: async ({ res }) => ({ ...(res.locals.ctx as Ctx), loaders: createLoaders(res.locals.ctx.em) }),
   }), graphqlHttpErrorHandler(logger));
+  app.use('/api/v1', noStore);
   // Byte routes check a bearer token together with the credential in their URL, not before it.
   const bytePaths = [...streamBytePaths, ...chapterBytePaths].map((p) => `/api/v1${p}`);
   app.get(bytePaths, byteRequestContext(orm, deps));

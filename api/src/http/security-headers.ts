@@ -1,3 +1,4 @@
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 
 /** Strict headers for every response: the app's own origin and nothing else. */
@@ -25,4 +26,14 @@ export function securityHeaders() {
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
+}
+
+/**
+ * API answers are private to their caller (tokens, profiles, library pages): never stored by a
+ * browser or proxy, so nothing of them outlives a logout. A route that may be cached (audio
+ * segments, covers, the API description) sets its own Cache-Control over this one.
+ */
+export function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoverStorage } from '../../features/files/cover.entity.js';
-import { createAdminSession, type Session } from '../factories.js';
+import { createAdminSession, createUser, TEST_PASSWORD, type Session } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { addCover, createAudioFile } from '../library-fixtures.js';
 import { uploadForm } from '../upload-client.js';
@@ -102,6 +102,25 @@ describe('stored hostile text', () => {
       const res = await rawRequest(t.url, req);
       expect(res.status, req.path).toBeLessThan(500);
       expectSecurityHeaders(res, `${req.method} ${req.path}`);
+    }
+  });
+
+  it('lets no browser or proxy store an API answer (tokens, profiles, pages, errors)', async () => {
+    const file = await createAudioFile(t);
+    const user = await createUser(t);
+    const login = { method: 'POST', path: '/api/v1/auth/login', headers: { 'content-type': 'application/json' } };
+    const signIn = { email: user.email, password: TEST_PASSWORD, deviceData: { deviceId: 'no-store-device' }, deviceApproved: true };
+    const requests = [
+      { ...login, body: JSON.stringify(signIn) },
+      { ...login, body: '{"email":"a@b.c","password":"x"}' },
+      { method: 'GET', path: '/api/v1/auth/me', headers: credentials(admin) },
+      { method: 'GET', path: `/api/v1/files/${file.id}`, headers: credentials(admin) },
+      { method: 'GET', path: '/api/v1/admin/users', headers: credentials(admin) },
+      { method: 'GET', path: '/api/v1/no-such-route' },
+    ];
+    for (const req of requests) {
+      const res = await rawRequest(t.url, req);
+      expect(res.headers['cache-control'], `${req.method} ${req.path} ${res.status}`).toBe('no-store');
     }
   });
 });
