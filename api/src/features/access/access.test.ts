@@ -89,6 +89,26 @@ describe('access management', () => {
     expect(renewed.data?.grantAccess).toEqual({ id: granted.body.data.id, status: 'Active' });
   });
 
+  it('tells a revoke only to sessions still open, not to a socket that outlived its logout', async () => {
+    const user = await createUser(t);
+    const file = await createAudioFile(t);
+    const [grant] = await grantFile(t, user.id, [file.id]);
+    // One device at a time: the first signs out (its socket stays open), then another signs in.
+    const ended = await signIn(t, user.email);
+    const stale = await subscribeSecurityEvents(t.url, ended);
+    expect((await t.rest('POST', '/auth/logout', undefined, ended)).status).toBe(200);
+    expect(await stale.next()).toMatchObject({ type: 'FORCED_LOGOUT' });
+    const streams = [await subscribeSecurityEvents(t.url, await signIn(t, user.email)), stale];
+    try {
+      expect((await t.rest('DELETE', `/admin/file-access/${grant.id}`, undefined, admin)).status).toBe(200);
+      expect(await streams[0].next()).toMatchObject({ type: 'ACCESS_REVOKED', fileId: file.id });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(streams[1].events.map((e) => e.type)).toEqual(['FORCED_LOGOUT']);
+    } finally {
+      await Promise.all(streams.map((s) => s.close()));
+    }
+  });
+
   it('reads grant status as Expired, Active or Revoked and exposes fileAccesses to admins only', async () => {
     const [a, b, c] = await Promise.all([createUser(t), createUser(t), createUser(t)]);
     const file = await createAudioFile(t, { isPublic: true });

@@ -5,6 +5,7 @@ import type { SecurityEventPayload } from '../../graphql/pubsub.js';
 import { User } from '../users/user.entity.js';
 import { requireCaller } from './auth.policy.js';
 import * as auth from './auth.service.js';
+import { recheckCaller } from './authenticate.js';
 import { AuthPayload, LoginInput, LoginResult, RegisterInput, SecurityEvent, UpdateDetailsInput } from './auth.types.js';
 import { DeviceSession } from './device-session.entity.js';
 
@@ -63,7 +64,13 @@ export class AuthResolver {
       const caller = requireCaller(ctx);
       return pipe(
         ctx.deps.pubSub.subscribe('SECURITY_EVENT', caller.user.id),
-        filter((event: SecurityEventPayload) => !event.sessionIds || event.sessionIds.includes(caller.session.id)),
+        filter(async (event: SecurityEventPayload) => {
+          if (event.sessionIds && !event.sessionIds.includes(caller.session.id)) return false;
+          // News that ends sessions reaches the sessions it ends; other news (a revoked file) only
+          // a session still open: a socket may outlive its logout.
+          if (event.type !== 'ACCESS_REVOKED') return true;
+          return (await recheckCaller(ctx.em.fork(), caller)) !== null;
+        }),
       );
     },
   })
