@@ -17,7 +17,8 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate, openOrm } from './db/orm.js';
 import { AppError } from './errors.js';
 import { authenticate, bearerToken } from './features/auth/authenticate.js';
-import { RateLimiter } from './features/auth/rate-limiter.js';
+import { MAX_FAILED_LOGINS, TEMPORARY_LOCK_MS } from './features/auth/auth.service.js';
+import { PhantomLocks, RateLimiter } from './features/auth/rate-limiter.js';
 import { chapterBytePaths } from './features/chapters/chapter.routes.js';
 import { streamBytePaths } from './features/streaming/stream.routes.js';
 import type { GqlContext } from './graphql/context.js';
@@ -75,6 +76,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     logger,
     loginLimiter: new RateLimiter(config.loginRateLimitPerMinute, 60_000),
     emailChangeLimiter: new RateLimiter(EMAIL_CHANGES_PER_HOUR, 3600_000),
+    phantomLocks: new PhantomLocks(MAX_FAILED_LOGINS, TEMPORARY_LOCK_MS),
   };
   const schema = await createSchema(events.pubSub);
 

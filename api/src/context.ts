@@ -3,7 +3,7 @@ import type { AppConfig } from './config.js';
 import type { DeviceSession } from './features/auth/device-session.entity.js';
 import type { User } from './features/users/user.entity.js';
 import type { AppPubSub } from './graphql/pubsub.js';
-import type { RateLimiter } from './features/auth/rate-limiter.js';
+import type { PhantomLocks, RateLimiter } from './features/auth/rate-limiter.js';
 import type { Logger } from './logger.js';
 
 /** Everything a service needs that lives as long as the app. */
@@ -18,6 +18,8 @@ export interface AppDeps {
    * which sign-in takes care to hide, so a signed-in user may not probe addresses at will.
    */
   emailChangeLimiter: RateLimiter;
+  /** The temporary sign-in lock for emails without an account, so guesses cannot tell them apart. */
+  phantomLocks: PhantomLocks;
 }
 
 /** Who is asking: a signed-in user on one of their device sessions. */

@@ -25,8 +25,8 @@ export const POLICY_MESSAGE =
 export const LOCK_MESSAGE = securityMessages.DEVICE_LOCKED;
 export const LOCKED_ACCOUNT_MESSAGE = 'Your account is locked. Please contact support to unlock it.';
 const INVALID_CREDENTIALS = 'Invalid email or password';
-const MAX_FAILED_LOGINS = 5;
-const TEMPORARY_LOCK_MS = 15 * 60_000;
+export const MAX_FAILED_LOGINS = 5;
+export const TEMPORARY_LOCK_MS = 15 * 60_000;
 
 export type DeviceWarningType = 'new_device' | 'device_locked' | 'suspicious_activity' | 'max_devices_reached';
 export interface DeviceWarning {
@@ -137,9 +137,11 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
   const found = await em.findOne(User, { email: input.email }, { populate: ['passwordHash'] });
   const auditCtx = { ...ctx, meta: { ...ctx.meta, deviceId: input.deviceData.deviceId } };
 
-  if (found?.lockUntil && found.lockUntil.getTime() > Date.now()) throw temporarilyLocked(found.lockUntil);
+  const lockUntil = found ? found.lockUntil : ctx.deps.phantomLocks.lockedUntil(input.email);
+  if (lockUntil && lockUntil.getTime() > Date.now()) throw temporarilyLocked(lockUntil);
   if (!(await checkPassword(found, input.password))) {
-    if (found && (await countFailedLogin(em, found.id))) {
+    if (!found) ctx.deps.phantomLocks.fail(input.email);
+    else if (await countFailedLogin(em, found.id)) {
       recordAudit(auditCtx, { action: 'login.temporary_lock', user: found });
     }
     recordAudit(auditCtx, { action: 'login.failed', user: found ?? null, email: input.email });

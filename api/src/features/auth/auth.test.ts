@@ -131,6 +131,21 @@ describe('login and the single-device policy', () => {
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ message: 'Invalid email or password' });
   });
+
+  it('locks a run of guesses at an unknown email as at an account, so the answers do not tell them apart', async () => {
+    const user = await createUser(t);
+    const answers = async (email: string) => {
+      const seen = [];
+      for (let i = 0; i < 7; i++) {
+        const res = await t.rest('POST', '/auth/login', { email, password: 'wrong-password', deviceData: deviceData(newDeviceId()) });
+        seen.push([res.status, (res.body as { message: string }).message]);
+      }
+      return seen;
+    };
+    const forAccount = await answers(user.email);
+    expect(forAccount.map(([status]) => status)).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    expect(await answers(`nobody-${user.email}`)).toEqual(forAccount);
+  });
 });
 
 describe('devices', () => {

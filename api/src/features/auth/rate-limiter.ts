@@ -23,3 +23,42 @@ export class RateLimiter {
     for (const [key, entry] of this.hits) if (entry.resetAt <= now) this.hits.delete(key);
   }
 }
+
+/**
+ * The temporary sign-in lock, kept in memory for emails that have no account: wrong passwords are
+ * counted and lock exactly as an account's are (in its row), so the answers to a run of guesses
+ * do not tell whether an email has an account. Per process, like RateLimiter.
+ */
+export class PhantomLocks {
+  private readonly entries = new Map<string, { failures: number; lockUntil: number }>();
+
+  constructor(
+    private readonly maxFailures: number,
+    private readonly lockMs: number,
+  ) {}
+
+  /** When sign-in for `key` is locked until, if it is now. */
+  lockedUntil(key: string, now = Date.now()): Date | null {
+    const until = this.entries.get(key)?.lockUntil ?? 0;
+    return until > now ? new Date(until) : null;
+  }
+
+  /** Counts a wrong password; the one that reaches the limit locks, and the count starts again. */
+  fail(key: string, now = Date.now()): void {
+    const entry = this.entries.get(key) ?? { failures: 0, lockUntil: 0 };
+    this.entries.delete(key);
+    entry.failures += 1;
+    if (entry.failures >= this.maxFailures) Object.assign(entry, { failures: 0, lockUntil: now + this.lockMs });
+    this.entries.set(key, entry);
+    if (this.entries.size > 50_000) this.trim(now);
+  }
+
+  /** Drops unlocked entries, then, if still too many, the least recently failed. */
+  private trim(now: number): void {
+    for (const [key, entry] of this.entries) if (entry.lockUntil <= now) this.entries.delete(key);
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= 40_000) break;
+      this.entries.delete(key);
+    }
+  }
+}
