@@ -1,6 +1,7 @@
 import { randomUUID, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
 
@@ -55,13 +56,22 @@ export async function uploadedChunks(paths: UploadPaths, totalChunks: number): P
 /**
  * A write of one chunk. The request's `.writing-` marker exists before `data` is opened, and the
  * chunk stops counting as held until `finish`: a write that fails leaves it missing, for resending.
- * While the write lasts, its marker's time is renewed every few seconds, so a marker left by a
- * killed process soon reads as stale (a body may arrive slowly for as long as it keeps coming).
+ * The marker names its writer (host, process, this run of it), so a finalize can tell a write under
+ * way from one a killed process left; a writer it cannot check (another host) renews the marker's
+ * time every few seconds, and one not renewed for a while is taken as gone.
  */
 export interface ChunkWrite {
   finish(complete: boolean): Promise<void>;
 }
 
+interface Writer {
+  host: string;
+  pid: number;
+  run: string;
+}
+
+/** This process, as the markers it writes name it (a restarted container may reuse the pid). */
+const thisWriter: Writer = { host: hostname(), pid: process.pid, run: randomUUID() };
 const HEARTBEAT_MS = 5_000;
 const STALE_WRITE_MS = 6 * HEARTBEAT_MS;
 
@@ -71,7 +81,7 @@ const ignoreMissing = (err: NodeJS.ErrnoException) => {
 
 export async function beginChunkWrite(paths: UploadPaths, index: number): Promise<ChunkWrite> {
   const writing = `${paths.marker(index)}.writing-${randomUUID()}`;
-  await writeFile(writing, '');
+  await writeFile(writing, JSON.stringify(thisWriter));
   // One unlink (rm would stat first): this runs per chunk. Should it fail, the marker above goes
   // stale unrenewed, as a killed process's does.
   await unlink(paths.marker(index)).catch(ignoreMissing);
@@ -89,13 +99,38 @@ export async function beginChunkWrite(paths: UploadPaths, index: number): Promis
   };
 }
 
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether the writer a marker names may still be writing. */
+function writerAlive(marker: string): boolean {
+  let writer: Partial<Writer>;
+  try {
+    writer = JSON.parse(marker) as Partial<Writer>;
+  } catch {
+    return true; // half written: its writer was just starting
+  }
+  if (writer.host !== thisWriter.host || typeof writer.pid !== 'number') return true;
+  if (writer.pid === thisWriter.pid) return writer.run === thisWriter.run;
+  return isRunning(writer.pid);
+}
+
 /** Whether a request may still be writing into this upload's data file. */
 export async function chunkWritesUnderWay(paths: UploadPaths): Promise<boolean> {
   const names = await readdir(paths.chunks).catch(() => []);
   const since = Date.now() - STALE_WRITE_MS;
   for (const name of names.filter((n) => n.includes('.writing-'))) {
-    const written = await stat(path.join(paths.chunks, name)).catch(() => null);
-    if (written && written.mtimeMs > since) return true;
+    const file = path.join(paths.chunks, name);
+    const written = await stat(file).catch(() => null);
+    if (!written || written.mtimeMs <= since) continue;
+    const marker = await readFile(file, 'utf8').catch(() => null);
+    if (marker !== null && writerAlive(marker)) return true;
   }
   return false;
 }
