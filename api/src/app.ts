@@ -82,6 +82,9 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
 
   const app = express();
   app.disable('x-powered-by');
+  // No ETag hashed over every JSON answer: none may be stored (noStore), so none is revalidated.
+  // Routes that may be cached set their own (covers; static files through serve-static).
+  app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(securityHeaders());
   app.use(bodyIdleTimeout(config.bodyIdleTimeoutSeconds * 1000));
