@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateTestAudio } from '../test/audio-fixtures.js';
 import { createAdminSession, type Session } from '../test/factories.js';
 import { startTestApp, type TestApp } from '../test/harness.js';
-import { startPartialPart, type PartialPart } from '../test/upload-client.js';
+import { PARTIAL_TAIL, startPartialPart, type PartialPart } from '../test/upload-client.js';
 import { AudioFile } from '../features/files/audio-file.entity.js';
 
 /**
@@ -34,7 +34,6 @@ const part = (sent: number): PartialPart => ({
   bytes: wav,
   sent,
 });
-const tail = Buffer.from('\r\n--partial-boundary--\r\n');
 
 /** The response (status) or 'cut' when the server closed the connection without one. */
 function outcome(req: ReturnType<typeof startPartialPart>): Promise<number | 'cut'> {
@@ -61,7 +60,7 @@ describe('request bodies over time', () => {
       req.write(wav.subarray(i * step, (i + 1) * step));
       await new Promise((r) => setTimeout(r, 400));
     }
-    req.end(tail);
+    req.end(PARTIAL_TAIL);
     expect(await answered).toBe(201);
   });
 

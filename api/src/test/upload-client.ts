@@ -29,7 +29,8 @@ export interface PartialPart {
 }
 
 const PARTIAL_BOUNDARY = 'partial-boundary';
-const PARTIAL_TAIL = Buffer.from(`\r\n--${PARTIAL_BOUNDARY}--\r\n`);
+/** What ends a body begun with startPartialPart, for a caller that sends the rest its own way. */
+export const PARTIAL_TAIL = Buffer.from(`\r\n--${PARTIAL_BOUNDARY}--\r\n`);
 
 /**
  * A multipart POST whose Content-Length announces the whole file part, of which only `sent` bytes
