@@ -29,7 +29,7 @@ import { noStoreResponses } from './graphql/no-store.js';
 import { createEventBus, type EventBus } from './graphql/pubsub.js';
 import { createSchema } from './graphql/schema.js';
 import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
-import { bodyIdleTimeout } from './http/body-timeout.js';
+import { bodyTimeouts } from './http/body-timeout.js';
 import { jsonBody } from './http/json-body.js';
 import { byteRequestContext, requestContext, requestMeta } from './http/request-context.js';
 import { restRoutes } from './http/rest-routes.js';
@@ -87,9 +87,9 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(securityHeaders());
-  app.use(bodyIdleTimeout(config.bodyIdleTimeoutSeconds * 1000));
-  // No limit on a whole request's time (Node's default, 5 minutes, would cut a direct upload of a
-  // large file on a slow link); bodyIdleTimeout cuts a body that stalls instead.
+  app.use(bodyTimeouts(config.bodyIdleTimeoutSeconds * 1000));
+  // Node's limit on a whole request (5 minutes) would cut a direct upload of a large file on a slow
+  // link; bodyTimeouts keeps it for every body but an administrator's upload.
   const server = createServer({ requestTimeout: 0 }, app);
 
   const formatError = createFormatError(logger);

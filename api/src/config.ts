@@ -53,7 +53,10 @@ export interface AppConfig {
   secret: string;
   streamSessionTtlSeconds: number;
   uploadExpiryHours: number;
-  /** A request body that sends nothing for this long is cut (a body may take as long as it keeps coming). */
+  /**
+   * A request body that sends nothing for this long is cut; one still incomplete after five times
+   * this is cut too, but for an administrator's upload, which may take as long as it keeps coming.
+   */
   bodyIdleTimeoutSeconds: number;
   /** Login and registration attempts allowed per client address per minute. */
   loginRateLimitPerMinute: number;

@@ -1,4 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { ClientRequest } from 'node:http';
+import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateTestAudio } from '../test/audio-fixtures.js';
@@ -8,8 +10,9 @@ import { PARTIAL_TAIL, startPartialPart, type PartialPart } from '../test/upload
 import { AudioFile } from '../features/files/audio-file.entity.js';
 
 /**
- * A request body may take as long as it needs while it keeps coming, and is cut once it stalls
- * (here after 1 s; 60 s by default), leaving nothing behind.
+ * An administrator's upload may take as long as it needs while it keeps coming; any body is cut
+ * once it stalls (here after 1 s; 60 s by default), and any other body once it has taken five
+ * times that, leaving nothing behind.
  */
 
 let t: TestApp;
@@ -51,17 +54,40 @@ describe('request bodies over time', () => {
     expect(t.app.server.requestTimeout).toBe(0);
   });
 
-  it('takes a body that keeps coming for longer than the idle limit', async () => {
-    const pieces = 6;
-    const step = Math.ceil(wav.length / pieces);
+  /** Sends `bytes` in `pieces` a little under a second apart, then the multipart end. */
+  async function trickle(req: ClientRequest, bytes: Buffer, pieces: number, tail?: Buffer) {
+    const step = Math.ceil(bytes.length / pieces);
+    for (let i = 0; i < pieces && !req.destroyed; i++) {
+      req.write(bytes.subarray(i * step, (i + 1) * step));
+      await new Promise((r) => setTimeout(r, 700));
+    }
+    if (!req.destroyed) req.end(tail);
+  }
+
+  it("takes an administrator's upload that keeps coming for longer than any deadline", async () => {
     const req = startPartialPart(t.url, part(0));
     const answered = outcome(req);
-    for (let i = 0; i < pieces; i++) {
-      req.write(wav.subarray(i * step, (i + 1) * step));
-      await new Promise((r) => setTimeout(r, 400));
-    }
-    req.end(PARTIAL_TAIL);
+    const started = Date.now();
+    await trickle(req, wav, 10, PARTIAL_TAIL);
+    expect(Date.now() - started).toBeGreaterThan(5_000);
     expect(await answered).toBe(201);
+  });
+
+  it('cuts any other body that trickles on past five times the idle limit', async () => {
+    const login = JSON.stringify({
+      email: 'slow@example.com',
+      password: 'whatever-123',
+      deviceData: { deviceId: 'x' },
+    });
+    const req = request(`${t.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(login.length + 100) },
+    });
+    const answered = outcome(req);
+    const started = Date.now();
+    await trickle(req, Buffer.from(login.padEnd(login.length + 100)), 20);
+    expect(await answered).toBe('cut');
+    expect(Date.now() - started).toBeLessThan(9_000);
   });
 
   it('cuts a body that stalls, and registers and keeps nothing of it', async () => {
