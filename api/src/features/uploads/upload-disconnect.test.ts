@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAdminSession, type Session } from '../../test/factories.js';
@@ -16,6 +15,7 @@ import {
 } from '../../test/upload-client.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { hashForChunk } from './running-hash.js';
+import { thisWriter } from './upload-storage.js';
 
 /**
  * A client that goes away in the middle of a file part: the server keeps only what it fully
@@ -196,15 +196,15 @@ describe('a stale copy of a chunk still arriving at finalize', () => {
     expect(await answered).toBe(200);
     expect((await c.finalize(id)).body.message).toMatch(/^File hash mismatch/);
     expect((await c.chunk(id, wav, name, 1)).status).toBe(200);
-    // What killed processes left does not hold finalize off: a marker naming a process of this host
-    // that has ended, and one from another host no longer renewed.
+    // What killed processes left does not hold finalize off: a marker naming a process here that
+    // has ended, and one from another host no longer renewed.
     const leftover = (name: string, writer: object) => {
       const file = path.join(dir, 'chunks', `1.writing-${name}`);
       writeFileSync(file, JSON.stringify(writer));
       return file;
     };
-    leftover('dead-process', { host: hostname(), pid: spawnSync('true').pid, run: 'earlier' });
-    const unrenewed = leftover('other-host', { host: 'elsewhere', pid: 1, run: 'earlier' });
+    leftover('dead-process', { ...thisWriter, pid: spawnSync('true').pid, run: 'earlier' });
+    const unrenewed = leftover('other-host', { place: 'elsewhere', pid: 1, run: 'earlier' });
     utimesSync(unrenewed, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     const done = await c.finalize(id, { title: 'After the stale copy' });
     expect(done.status, JSON.stringify(done.body)).toBe(201);

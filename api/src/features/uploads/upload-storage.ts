@@ -1,5 +1,5 @@
 import { randomUUID, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
  * - `data`: the file itself; each chunk is written straight at its offset, so finalize needs
  *   no assembly (renamed to `data.finalizing` while a finalize holds it, which also locks out
  *   a second finalize and late chunks, across processes sharing the disk);
- * - `chunks/<index>`: an empty marker created only after that chunk's bytes were fully written.
+ * - `chunks/<index>`: a marker that exists only once that chunk's bytes were fully written.
  *   The markers are the source of truth for which chunks the server holds, also after a restart.
  * - `chunks/<index>.writing-<uuid>`: one per request writing that chunk, made before it opens
  *   `data` and renamed to `<index>` once its bytes are complete (removed if they are not), so a
@@ -56,22 +56,40 @@ export async function uploadedChunks(paths: UploadPaths, totalChunks: number): P
 /**
  * A write of one chunk. The request's `.writing-` marker exists before `data` is opened, and the
  * chunk stops counting as held until `finish`: a write that fails leaves it missing, for resending.
- * The marker names its writer (host, process, this run of it), so a finalize can tell a write under
- * way from one a killed process left; a writer it cannot check (another host) renews the marker's
- * time every few seconds, and one not renewed for a while is taken as gone.
+ * The marker names its writer (where it runs, its pid, this run of it), so a finalize can tell a
+ * write under way from one a killed process left; for a writer it cannot check (another host or
+ * container) the marker's time, renewed every few seconds while the write lasts, tells instead.
  */
 export interface ChunkWrite {
   finish(complete: boolean): Promise<void>;
 }
 
-interface Writer {
-  host: string;
+export interface Writer {
+  /** The process namespace it runs in: host name, boot and pid namespace (containers share a host). */
+  place: string;
   pid: number;
+  /** This run of the process: a restarted container may have the same pid. */
   run: string;
 }
 
-/** This process, as the markers it writes name it (a restarted container may reuse the pid). */
-const thisWriter: Writer = { host: hostname(), pid: process.pid, run: randomUUID() };
+function readOr(read: () => string): string {
+  try {
+    return read().trim();
+  } catch {
+    return '';
+  }
+}
+
+/** This process, as the markers it writes name it. */
+export const thisWriter: Writer = {
+  place: [
+    hostname(),
+    readOr(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8')),
+    readOr(() => readlinkSync('/proc/self/ns/pid')),
+  ].join(' '),
+  pid: process.pid,
+  run: randomUUID(),
+};
 const HEARTBEAT_MS = 5_000;
 const STALE_WRITE_MS = 6 * HEARTBEAT_MS;
 
@@ -82,8 +100,8 @@ const ignoreMissing = (err: NodeJS.ErrnoException) => {
 export async function beginChunkWrite(paths: UploadPaths, index: number): Promise<ChunkWrite> {
   const writing = `${paths.marker(index)}.writing-${randomUUID()}`;
   await writeFile(writing, JSON.stringify(thisWriter));
-  // One unlink (rm would stat first): this runs per chunk. Should it fail, the marker above goes
-  // stale unrenewed, as a killed process's does.
+  // One unlink (rm would stat first): this runs per chunk. Should it fail, the marker above holds
+  // finalize off until it goes stale unrenewed.
   await unlink(paths.marker(index)).catch(ignoreMissing);
   const heartbeat = setInterval(() => {
     const now = new Date();
@@ -116,7 +134,7 @@ function writerAlive(marker: string): boolean {
   } catch {
     return true; // half written: its writer was just starting
   }
-  if (writer.host !== thisWriter.host || typeof writer.pid !== 'number') return true;
+  if (writer.place !== thisWriter.place || typeof writer.pid !== 'number') return true;
   if (writer.pid === thisWriter.pid) return writer.run === thisWriter.run;
   return isRunning(writer.pid);
 }
