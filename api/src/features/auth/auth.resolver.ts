@@ -69,7 +69,12 @@ export class AuthResolver {
           // News that ends sessions reaches the sessions it ends; other news (a revoked file) only
           // a session still open: a socket may outlive its logout.
           if (event.type !== 'ACCESS_REVOKED') return true;
-          return (await recheckCaller(ctx.em.fork(), caller)) !== null;
+          // A failed check drops this one event rather than the subscription (and the logouts to come).
+          const live = await recheckCaller(ctx.em.fork(), caller).catch((err: unknown) => {
+            ctx.deps.logger.error('security_events.recheck_failed', { error: String(err) });
+            return null;
+          });
+          return live !== null;
         }),
       );
     },

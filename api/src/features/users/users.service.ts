@@ -154,6 +154,12 @@ async function lockCallerAndUser(tx: EntityManager, caller: Caller, userId: stri
   return user;
 }
 
+function demotionMessage(devicesKept: number): string {
+  const kept =
+    devicesKept === 1 ? 'your most recently used device stays' : `your ${devicesKept} most recently used devices stay`;
+  return `Your administrator role has been removed. This device has been signed out; ${kept} signed in.`;
+}
+
 /** Ends a user's active sessions but the `keep` most recently active; resolves to the ended ids. */
 async function endActiveSessions(tx: EntityManager, user: User, reason: string, keep = 0): Promise<string[]> {
   const active = await tx.find(DeviceSession, { user, isActive: true }, { orderBy: { lastActivity: 'desc' } });
@@ -195,8 +201,7 @@ export async function updateUser(ctx: Ctx, userId: string, rawInput: unknown): P
     if (demoted && !signedOut) {
       signedOut = {
         sessionIds: await endActiveSessions(tx, user, 'role_changed', ctx.deps.config.maxDevices),
-        message:
-          'Your administrator role has been removed. This device has been signed out; your most recently used device stays signed in.',
+        message: demotionMessage(ctx.deps.config.maxDevices),
       };
     }
     const endedSessions = signedOut?.sessionIds.length ?? 0;

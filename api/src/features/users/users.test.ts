@@ -233,18 +233,19 @@ describe('admin users', () => {
             'Your administrator role has been removed. This device has been signed out; your most recently used device stays signed in.',
         });
       }
-      await new Promise((r) => setTimeout(r, 200));
-      expect(streams[0].events).toEqual([]);
+      expect((await t.rest('GET', '/auth/me', undefined, recent)).status).toBe(200);
+      for (const ended of [older, oldest]) expect((await t.rest('GET', '/auth/me', undefined, ended)).status).toBe(401);
+      const rows = await em.fork().find(DeviceSession, { user: target.id }, { orderBy: { lastActivity: 'desc' } });
+      expect(rows.map((s) => [s.isActive, s.endReason ?? null, s.endedAt instanceof Date])).toEqual([
+        [true, null, false],
+        [false, 'role_changed', true],
+        [false, 'role_changed', true],
+      ]);
+      // Events keep their order: the kept device's first one is the lock sent after the demotion.
+      expect((await t.rest('PUT', `/admin/users/${target.id}`, { isLocked: true }, admin)).status).toBe(200);
+      expect(await streams[0].next()).toMatchObject({ message: 'Your account has been locked by an administrator.' });
     } finally {
       await Promise.all(streams.map((s) => s.close()));
     }
-    expect((await t.rest('GET', '/auth/me', undefined, recent)).status).toBe(200);
-    for (const ended of [older, oldest]) expect((await t.rest('GET', '/auth/me', undefined, ended)).status).toBe(401);
-    const rows = await em.fork().find(DeviceSession, { user: target.id }, { orderBy: { lastActivity: 'desc' } });
-    expect(rows.map((s) => [s.isActive, s.endReason ?? null, s.endedAt instanceof Date])).toEqual([
-      [true, null, false],
-      [false, 'role_changed', true],
-      [false, 'role_changed', true],
-    ]);
   });
 });
