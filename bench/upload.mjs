@@ -147,11 +147,11 @@ async function startBareReceiver(target) {
 }
 
 /**
- * Every chunk of the source to `route`, CONCURRENCY in flight (1 is the web client's behaviour),
+ * Every chunk of the source to `route`, `inFlight` at a time (1 is the web client's behaviour),
  * each sender reading its next chunk from disk while the current one is on the wire, as a
  * browser reads a File lazily.
  */
-async function sendChunks(url, route, totalChunks, headersFor) {
+async function sendChunks(url, route, totalChunks, headersFor, inFlight) {
   const file = await open(source, 'r');
   const read = async (i) => {
     const buffer = Buffer.allocUnsafe(CHUNK);
@@ -160,7 +160,7 @@ async function sendChunks(url, route, totalChunks, headersFor) {
   };
   let next = 0;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: inFlight }, async () => {
       let i = next++;
       let bytes = i < totalChunks ? read(i) : null;
       while (bytes) {
@@ -194,8 +194,9 @@ const hashMs = performance.now() - hashStart;
 const db = await openBenchDatabase(process.env.BENCH_DATABASE_URL);
 const { child, url } = await startServer();
 const bareTarget = path.join(dataDir, 'bare-upload.bin');
-const bare = await startBareReceiver(bareTarget);
+let bare = null;
 try {
+  bare = await startBareReceiver(bareTarget);
   const auth = await signIn(url);
   const totalChunks = Math.ceil(SIZE / CHUNK);
 
@@ -213,7 +214,8 @@ try {
   async function bareOnce() {
     const started = performance.now();
     await fetch(`${bare.url}/start`, { method: 'POST' });
-    await sendChunks(bare.url, '/chunk', totalChunks, (i) => ({ 'x-chunk-index': String(i) }));
+    // One at a time whatever BENCH_UPLOAD_CONCURRENCY says: the receiver hashes in arrival order.
+    await sendChunks(bare.url, '/chunk', totalChunks, (i) => ({ 'x-chunk-index': String(i) }), 1);
     const { digest } = await (await fetch(`${bare.url}/finish`, { method: 'POST' })).json();
     const ms = performance.now() - started;
     if (digest !== fileHash) throw new Error('the bare receiver hashed other bytes than the file');
@@ -243,7 +245,7 @@ try {
       'x-file-name': encodeURIComponent('bench-tone.wav'),
       'x-file-size': String(SIZE),
     });
-    await sendChunks(url, '/api/v1/audio/upload/chunk', totalChunks, headersFor);
+    await sendChunks(url, '/api/v1/audio/upload/chunk', totalChunks, headersFor, CONCURRENCY);
     const finalizeStart = performance.now();
     const done = await call(url, `/audio/upload/finalize/${init.uploadId}`, {
       method: 'POST',
@@ -368,7 +370,7 @@ try {
   }
 } finally {
   agent.destroy();
-  bare.child.kill('SIGTERM');
+  bare?.child.kill('SIGTERM');
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   await db.drop();
