@@ -17,8 +17,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.js';
 import { migrate, openOrm } from './db/orm.js';
 import { AppError } from './errors.js';
 import { authenticate, bearerToken } from './features/auth/authenticate.js';
-import { MAX_FAILED_LOGINS, TEMPORARY_LOCK_MS } from './features/auth/auth.service.js';
-import { PhantomLocks, RateLimiter } from './features/auth/rate-limiter.js';
+import { authLimits } from './features/auth/rate-limiter.js';
 import { chapterBytePaths } from './features/chapters/chapter.routes.js';
 import { streamBytePaths } from './features/streaming/stream.routes.js';
 import type { GqlContext } from './graphql/context.js';
@@ -46,9 +45,6 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** Own email changes allowed per account per hour. */
-const EMAIL_CHANGES_PER_HOUR = 5;
-
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 async function openDatabase(config: AppConfig, logger: Logger): Promise<{ orm: MikroORM; embedded?: EmbeddedDatabase }> {
@@ -74,9 +70,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     config,
     pubSub: events.pubSub,
     logger,
-    loginLimiter: new RateLimiter(config.loginRateLimitPerMinute, 60_000),
-    emailChangeLimiter: new RateLimiter(EMAIL_CHANGES_PER_HOUR, 3600_000),
-    phantomLocks: new PhantomLocks(MAX_FAILED_LOGINS, TEMPORARY_LOCK_MS),
+    ...authLimits(config),
   };
   const schema = await createSchema(events.pubSub);
 

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js';
 import { parseInput, uuidPattern } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
+import { MAX_FAILED_LOGINS, TEMPORARY_LOCK_MS } from './rate-limiter.js';
 import { User, UserRole } from '../users/user.entity.js';
 import { isAdmin, requireCaller } from './auth.policy.js';
 import {
@@ -25,8 +26,6 @@ export const POLICY_MESSAGE =
 export const LOCK_MESSAGE = securityMessages.DEVICE_LOCKED;
 export const LOCKED_ACCOUNT_MESSAGE = 'Your account is locked. Please contact support to unlock it.';
 const INVALID_CREDENTIALS = 'Invalid email or password';
-export const MAX_FAILED_LOGINS = 5;
-export const TEMPORARY_LOCK_MS = 15 * 60_000;
 
 export type DeviceWarningType = 'new_device' | 'device_locked' | 'suspicious_activity' | 'max_devices_reached';
 export interface DeviceWarning {

@@ -1,3 +1,20 @@
+import type { AppConfig } from '../../config.js';
+
+/** Wrong passwords in a row that lock sign-in for an account (or an email without one) a while. */
+export const MAX_FAILED_LOGINS = 5;
+export const TEMPORARY_LOCK_MS = 15 * 60_000;
+/** Own email changes allowed per account per hour. */
+const EMAIL_CHANGES_PER_HOUR = 5;
+
+/** The sign-in and profile limits an app keeps in its process's memory (AppDeps). */
+export function authLimits(config: Pick<AppConfig, 'loginRateLimitPerMinute'>) {
+  return {
+    loginLimiter: new RateLimiter(config.loginRateLimitPerMinute, 60_000),
+    emailChangeLimiter: new RateLimiter(EMAIL_CHANGES_PER_HOUR, 3600_000),
+    phantomLocks: new PhantomLocks(MAX_FAILED_LOGINS, TEMPORARY_LOCK_MS),
+  };
+}
+
 /** A fixed-window counter per key, in process memory; enough to blunt password guessing per IP. */
 export class RateLimiter {
   private readonly hits = new Map<string, { count: number; resetAt: number }>();
