@@ -69,6 +69,40 @@ describe('secure player', () => {
     await context.close();
   });
 
+  it('opens a new stream session when the old one ends mid-file, and plays on from there', async () => {
+    const title = `Expiring tone ${Date.now()}`;
+    const user = await createUser();
+    const file = await uploadAudio(title, { seconds: 120 });
+    await grantAccess(user.id, file.id);
+    const { page, context } = await newDevice(browser);
+    // The first stream session ends after its first 48 KB (a few seconds of audio), as one that
+    // expires while playing or paused does: its response ends there (a proper 206 of that range)
+    // and every later request for it is refused. Sessions opened after it pass untouched.
+    const tokens: string[] = [];
+    let cut = false;
+    await page.route('**/api/v1/drm/stream/**', async (route) => {
+      const request = route.request();
+      const token = new URL(request.url()).pathname.split('/').pop() ?? '';
+      if (!tokens.includes(token)) tokens.push(token);
+      if (token !== tokens[0]) return route.continue();
+      if (!cut && request.method() === 'GET') {
+        cut = true;
+        const response = await route.fetch({ headers: { ...request.headers(), range: 'bytes=0-49151' } });
+        return route.fulfill({ response });
+      }
+      return route.fulfill({ status: 403, contentType: 'application/json', body: '{"success":false}' });
+    });
+    await signInThroughUi(page, user.email, user.password);
+    await page.getByRole('button', { name: new RegExp(title) }).click();
+    await page.waitForURL(`**/player/${file.id}`);
+    await page.getByText('Ready', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(() => shownSeconds(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(8);
+    expect(tokens).toHaveLength(2);
+    expect(await page.getByText(/Audio loading failed/).count()).toBe(0);
+    await context.close();
+  });
+
   it('plays a finalized chapter as encrypted HLS', async () => {
     const title = `Chapter tone ${Date.now()}`;
     const user = await createUser();

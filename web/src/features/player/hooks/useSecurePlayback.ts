@@ -121,8 +121,16 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
     const audio = audioRef.current;
     if (!audio) return;
     const onTime = () => setPosition(source.current.offset + audio.currentTime);
-    const onPlay = () => setPlaying(true);
-    const onPause = () => setPlaying(false);
+    // Whether it was playing when an error came: the element reports itself paused by then.
+    let wasPlaying = !audio.paused;
+    const onPlay = () => {
+      wasPlaying = true;
+      setPlaying(true);
+    };
+    const onPause = () => {
+      wasPlaying = false;
+      setPlaying(false);
+    };
     const onEnded = () => {
       setPlaying(false);
       setPosition(0);
@@ -132,15 +140,19 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
     const onError = async () => {
       if (stopped.current || !audio.getAttribute('src')) return;
       const mediaError = audio.error;
+      const resumePlaying = wasPlaying;
       if (source.current.kind === 'signed') {
         // The window could not be read: fall back to seeking in the regular stream.
         return seekInStream(source.current.offset, true);
       }
-      if (mediaError?.code === MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED && sessionToken) {
+      // Code 4 when the stream was refused from the start; code 2 when it ended mid-file (a session
+      // expired while playing or paused: the element's next range request is refused).
+      const code = mediaError?.code;
+      if ((code === MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED || code === MediaError.MEDIA_ERR_NETWORK) && sessionToken) {
         const check = await restFetch(streamPath(sessionToken), { method: 'HEAD' }).catch(() => null);
         if (check?.status === 403) {
           // The stream session ended (expiry, new device session): open a new one and carry on.
-          resume.current = { position: source.current.offset + audio.currentTime, play: !audio.paused };
+          resume.current = { position: source.current.offset + audio.currentTime, play: resumePlaying };
           setSessionToken(null);
           setInitRound((n) => n + 1);
           return;
