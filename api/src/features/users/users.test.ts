@@ -248,4 +248,44 @@ describe('admin users', () => {
       await Promise.all(streams.map((s) => s.close()));
     }
   });
+
+  it('demoting under MAX_DEVICES=2 keeps the two most recently used devices and says so', async () => {
+    const two = await startTestApp({ env: { MAX_DEVICES: '2' } });
+    try {
+      const boss = await createAdminSession(two);
+      const target = await createUser(two, { role: UserRole.admin });
+      const [recent, older, oldest] = [
+        await signIn(two, target.email),
+        await signIn(two, target.email),
+        await signIn(two, target.email),
+      ];
+      const stream = await subscribeSecurityEvents(two.url, oldest);
+      // Set after subscribing, which counts as activity.
+      const em = two.app.orm.em.fork();
+      for (const [s, minutes] of [
+        [recent, 1],
+        [older, 5],
+        [oldest, 9],
+      ] as const) {
+        await em.nativeUpdate(
+          DeviceSession,
+          { id: s.sessionId },
+          { lastActivity: new Date(Date.now() - minutes * 60_000) },
+        );
+      }
+      try {
+        expect((await two.rest('PUT', `/admin/users/${target.id}`, { role: 'user' }, boss)).status).toBe(200);
+        expect(await stream.next()).toMatchObject({
+          type: 'FORCED_LOGOUT',
+          message:
+            'Your administrator role has been removed. This device has been signed out; your 2 most recently used devices stay signed in.',
+        });
+      } finally {
+        await stream.close();
+      }
+      for (const kept of [recent, older]) expect((await two.rest('GET', '/auth/me', undefined, kept)).status).toBe(200);
+    } finally {
+      await two.close();
+    }
+  });
 });
