@@ -28,6 +28,9 @@ async function findSessionWithUser(em: EntityManager, sessionId: string, userId:
        join users u on u.id = ds.user_id
       where ds.id = ? and ds.user_id = ?`,
     [sessionId, userId],
+    'all',
+    // Inside em's transaction when it has one (a caller re-checked under row locks).
+    em.getTransactionContext(),
   );
   if (rows.length === 0) return null;
   const user = em.map(User, rows[0].user);

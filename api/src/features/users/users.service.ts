@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
 import { emailSchema, nameSchema, passwordSchema } from '../auth/auth.schemas.js';
 import { endSessions, hashPassword } from '../auth/auth.service.js';
+import { recheckCaller } from '../auth/authenticate.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { parseSearch } from '../files/search-term.js';
@@ -138,17 +139,13 @@ export async function createUser(ctx: Ctx, rawInput: unknown): Promise<User> {
  * an unlocked administrator until the commit, so there is always one left.
  */
 async function lockCallerAndUser(tx: EntityManager, caller: Caller, userId: string): Promise<User> {
-  const sessionStart = caller.session.createdAt.getTime();
   const rows = await tx.find(
     User,
     { id: [caller.user.id, userId] },
     { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true },
   );
-  const session = await tx.findOne(DeviceSession, { id: caller.session.id }, { refresh: true });
-  const self = rows.find((u) => u.id === caller.user.id);
-  if (!self || !isAdmin(self) || self.isLocked || !session?.isActive || session.createdAt.getTime() !== sessionStart) {
-    throw new AppError('FORBIDDEN', 'Administrator access required');
-  }
+  const current = await recheckCaller(tx, caller);
+  if (!current || !isAdmin(current.user)) throw new AppError('FORBIDDEN', 'Administrator access required');
   const user = rows.find((u) => u.id === userId);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   return user;
