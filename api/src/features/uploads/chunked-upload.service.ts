@@ -178,8 +178,8 @@ export async function receiveChunk(ctx: Ctx, headers: ChunkHeaders, body: BodySo
     complete = true;
   } finally {
     await write.finish(complete);
+    if (hash) chunkHashed(config, session.id, h.chunkIndex, hash, complete);
   }
-  if (hash) chunkHashed(config, session.id, h.chunkIndex, hash);
   return { session, uploadedChunks: await uploadedChunks(paths, session.totalChunks) };
 }
 

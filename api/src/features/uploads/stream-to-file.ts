@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import type { Hash } from 'node:crypto';
+import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../errors.js';
 
@@ -13,7 +13,16 @@ export interface StreamToFileOptions {
   maxBytes: number;
   tooLargeMessage: string;
   /** Fed every byte as it is written, so the data is never read back to hash it. */
-  hash?: Hash;
+  hash?: ByteFeed;
+}
+
+/** A consumer of the written bytes besides the file (a running hash), with backpressure. */
+export interface ByteFeed {
+  /** False asks the writer to wait for `drained()` before more. */
+  write(bytes: Buffer): boolean;
+  drained(): Promise<void>;
+  /** The last bytes were written. */
+  end(): void;
 }
 
 /** Disk errors a client should see for what they are; anything else stays an internal error. */
@@ -60,17 +69,25 @@ export function streamToFile(source: Readable, target: string, options: StreamTo
       if (failure) return;
       size += chunk.length;
       if (size > options.maxBytes) return fail(new AppError('PAYLOAD_TOO_LARGE', options.tooLargeMessage));
-      options.hash?.update(chunk);
-      if (!out.write(chunk)) {
+      const fileReady = out.write(chunk);
+      const hashReady = options.hash?.write(chunk) ?? true;
+      if (!fileReady || !hashReady) {
         source.pause();
-        out.once('drain', () => source.resume());
+        // A failure destroys `out`, whose drain then never comes: fail() resumes the source itself.
+        void Promise.all([fileReady || once(out, 'drain'), hashReady || options.hash?.drained()]).then(
+          () => source.resume(),
+          () => undefined,
+        );
       }
     });
     source.once('limit', () => fail(new AppError('PAYLOAD_TOO_LARGE', options.tooLargeMessage)));
     source.once('end', () => {
       sourceDone = true;
       if (failure) settle();
-      else out.end();
+      else {
+        options.hash?.end();
+        out.end();
+      }
     });
     source.once('error', () => {
       sourceDone = true;

@@ -1,5 +1,5 @@
-import { randomUUID, type Hash } from 'node:crypto';
-import { createReadStream, readFileSync, readlinkSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -99,10 +99,10 @@ const ignoreMissing = (err: NodeJS.ErrnoException) => {
 
 export async function beginChunkWrite(paths: UploadPaths, index: number): Promise<ChunkWrite> {
   const writing = `${paths.marker(index)}.writing-${randomUUID()}`;
-  await writeFile(writing, JSON.stringify(thisWriter));
-  // One unlink (rm would stat first): this runs per chunk. Should it fail, the marker above holds
-  // finalize off until it goes stale unrenewed.
-  await unlink(paths.marker(index)).catch(ignoreMissing);
+  // Both before `data` is opened, in either order: a finalize that saw the chunk held and then
+  // took `data` leaves this write nothing to open. One unlink (rm would stat first): this runs per
+  // chunk. Should it fail, the new marker holds finalize off until it goes stale unrenewed.
+  await Promise.all([writeFile(writing, JSON.stringify(thisWriter)), unlink(paths.marker(index)).catch(ignoreMissing)]);
   const heartbeat = setInterval(() => {
     const now = new Date();
     utimes(writing, now, now).catch(() => undefined);
@@ -151,15 +151,4 @@ export async function chunkWritesUnderWay(paths: UploadPaths): Promise<boolean> 
     if (marker !== null && writerAlive(marker)) return true;
   }
   return false;
-}
-
-/** Feeds bytes [start, end) of a file into a hash, streaming. */
-export function hashFileRange(file: string, start: number, end: number, hash: Hash): Promise<void> {
-  if (start >= end) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const stream = createReadStream(file, { start, end: end - 1, highWaterMark: 1024 * 1024 });
-    stream.on('data', (chunk) => hash.update(chunk));
-    stream.once('error', reject);
-    stream.once('end', () => resolve());
-  });
 }
