@@ -20,6 +20,7 @@ import { authenticate, bearerToken } from './features/auth/authenticate.js';
 import { authLimits } from './features/auth/rate-limiter.js';
 import { chapterBytePaths } from './features/chapters/chapter.routes.js';
 import { streamBytePaths } from './features/streaming/stream.routes.js';
+import { uploadChunkPath } from './features/uploads/uploads.routes.js';
 import type { GqlContext } from './graphql/context.js';
 import { createFormatError, refusal } from './graphql/errors.js';
 import { queryLimitsRule, subscriptionsOnlyRule } from './graphql/limits.js';
@@ -173,6 +174,8 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   // Byte routes check a bearer token together with the credential in their URL, not before it.
   const bytePaths = [...streamBytePaths, ...chapterBytePaths].map((p) => `/api/v1${p}`);
   app.get(bytePaths, byteRequestContext(orm, deps));
+  // So do an upload's chunks, together with the upload row.
+  app.post(`/api/v1${uploadChunkPath}`, byteRequestContext(orm, deps));
   app.use('/api/v1', jsonBody, requestContext(orm, deps), restRoutes(), notFoundHandler);
   if (existsSync(webDist)) {
     app.use(express.static(webDist, { index: false, maxAge: '1h' }));

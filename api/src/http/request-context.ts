@@ -40,9 +40,10 @@ export function requestContext(orm: MikroORM, deps: AppDeps) {
 }
 
 /**
- * For byte routes whose URL carries its own credential (stream token, signed URL, chapter grant):
- * the request's EntityManager, but no authentication. The route checks any bearer token together
- * with that credential, in the one statement that reads it, and answers a bad one as it must.
+ * For byte routes that check the bearer token in the one statement reading what else they need:
+ * those whose URL carries its own credential (stream token, signed URL, chapter grant) and upload
+ * chunks (the upload). The request's EntityManager, but no authentication: the route answers a
+ * bad token as it must.
  */
 export function byteRequestContext(orm: MikroORM, deps: AppDeps) {
   return (req: Request, res: Response, next: NextFunction): void => {

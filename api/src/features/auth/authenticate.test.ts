@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn } from '../../test/factories.js';
+import { countQueries } from '../../test/count-queries.js';
+import { createAdminSession, createUser, signIn } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
+import { UploadSession } from '../uploads/upload-session.entity.js';
 import { User } from '../users/user.entity.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, authenticateWith } from './authenticate.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -38,5 +41,57 @@ describe('authenticate', () => {
     who.name = 'Renamed';
     await em.flush();
     expect((await t.app.orm.em.fork().findOneOrFail(User, user.id)).name).toBe('Renamed');
+  });
+});
+
+describe('authenticateWith', () => {
+  it('reads a row of another table in the same statement, managed and typed as findOne gives it', async () => {
+    const admin = await createAdminSession(t);
+    const made = t.app.orm.em.fork();
+    const upload = made.create(UploadSession, {
+      owner: made.getReference(User, admin.userId),
+      fileName: 'Typed.wav',
+      fileSize: 3 * 1024 ** 3,
+      totalChunks: 615,
+      chunkSize: 5 * 1024 * 1024,
+      fileHash: 'a'.repeat(64),
+      mimeType: 'audio/wav',
+      metadata: { source: 'test', nested: { list: [1, 'two'] } },
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    await made.persist(upload).flush();
+
+    const em = t.app.orm.em.fork();
+    const { result, queries } = await countQueries(() =>
+      authenticateWith(em, t.config, admin.token, admin.deviceId, { entity: UploadSession, id: upload.id }),
+    );
+    expect(queries).toBe(1);
+    expect(result.caller?.session.id).toBe(admin.sessionId);
+    const read = result.companion!;
+    const stored = await t.app.orm.em.fork().findOneOrFail(UploadSession, upload.id);
+    const fields = ['fileName', 'fileSize', 'totalChunks', 'chunkSize', 'fileHash', 'metadata', 'status'] as const;
+    for (const field of fields) expect(read[field], field).toEqual(stored[field]);
+    expect(read.createdAt.getTime()).toBe(stored.createdAt.getTime());
+    expect(read.expiresAt.getTime()).toBe(stored.expiresAt.getTime());
+    expect(read.file).toBeNull();
+    // Managed, its owner the caller's own user object.
+    expect(read.owner).toBe(result.caller?.user);
+    expect(await em.findOne(UploadSession, upload.id)).toBe(read);
+
+    const none = await authenticateWith(em, t.config, admin.token, admin.deviceId, {
+      entity: UploadSession,
+      id: randomUUID(),
+    });
+    expect(none.caller?.user.id).toBe(admin.userId);
+    expect(none.companion).toBeNull();
+  });
+
+  it('reads nothing without a token', async () => {
+    const em = t.app.orm.em.fork();
+    const { result, queries } = await countQueries(() =>
+      authenticateWith(em, t.config, null, null, { entity: UploadSession, id: randomUUID() }),
+    );
+    expect(result).toEqual({ caller: null, companion: null });
+    expect(queries).toBe(0);
   });
 });

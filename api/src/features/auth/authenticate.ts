@@ -1,4 +1,4 @@
-import type { EntityData } from '@mikro-orm/core';
+import type { EntityClass, EntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../config.js';
 import type { Caller } from '../../context.js';
@@ -16,27 +16,44 @@ export function bearerToken(authorization: string | undefined | null): string | 
   return match ? match[1] : null;
 }
 
+/** A row of another table, by primary key, read in the same statement as the caller. */
+export interface Companion<T extends object> {
+  entity: EntityClass<T>;
+  id: string;
+}
+
+type SessionRow<T> = { session: EntityData<DeviceSession>; user: EntityData<User>; companion?: EntityData<T> | null };
+
 /**
- * The device session and its user in one plain statement, mapped into managed entities: this runs
- * on every authenticated request, and the ORM's query building for the same join cost several
- * times the query itself (profiled). The password hash stays unread, as the entity's lazy property.
+ * The device session and its user in one plain statement, mapped into managed entities, with the
+ * companion row if one is asked for (null when none has its id): this runs on every authenticated
+ * request, and the ORM's query building for the same join cost several times the query itself
+ * (profiled). The password hash stays unread, as the entity's lazy property.
  */
-async function findSessionWithUser(em: EntityManager, sessionId: string, userId: string): Promise<DeviceSession | null> {
-  const rows = await em.getConnection().execute<{ session: EntityData<DeviceSession>; user: EntityData<User> }[]>(
-    `select to_jsonb(ds) as session, to_jsonb(u) - 'password_hash' as user
+async function findSessionWithUser<T extends object>(
+  em: EntityManager,
+  sessionId: string,
+  userId: string,
+  companion: Companion<T> | null = null,
+): Promise<{ session: DeviceSession | null; companion: T | null }> {
+  const meta = companion && em.getMetadata(companion.entity);
+  const rows = await em.getConnection().execute<SessionRow<T>[]>(
+    `select to_jsonb(ds) as session, to_jsonb(u) - 'password_hash' as user${meta ? ', to_jsonb(c) as companion' : ''}
        from device_sessions ds
        join users u on u.id = ds.user_id
+       ${meta ? `left join ${meta.tableName} c on c.${meta.getPrimaryProps()[0].fieldNames[0]} = ?` : ''}
       where ds.id = ? and ds.user_id = ?`,
-    [sessionId, userId],
+    companion ? [companion.id, sessionId, userId] : [sessionId, userId],
     'all',
     // Inside em's transaction when it has one (a caller re-checked under row locks).
     em.getTransactionContext(),
   );
-  if (rows.length === 0) return null;
-  const user = em.map(User, rows[0].user);
-  const session = em.map(DeviceSession, rows[0].session);
+  if (rows.length === 0) return { session: null, companion: null };
+  const [row] = rows;
+  const user = em.map(User, row.user);
+  const session = em.map(DeviceSession, row.session);
   session.user = user;
-  return session;
+  return { session, companion: companion && row.companion ? em.map(companion.entity, row.companion) : null };
 }
 
 /**
@@ -50,9 +67,24 @@ export async function authenticate(
   token: string | null,
   deviceId: string | null,
 ): Promise<Caller | null> {
-  if (!token) return null;
+  return (await authenticateWith(em, config, token, deviceId, null)).caller;
+}
+
+/**
+ * authenticate, with a row the request needs besides its caller read in the same statement (the
+ * upload each chunk of it is written to): null when none has that id, or when there is no token.
+ */
+export async function authenticateWith<T extends object>(
+  em: EntityManager,
+  config: AppConfig,
+  token: string | null,
+  deviceId: string | null,
+  companion: Companion<T> | null,
+): Promise<{ caller: Caller | null; companion: T | null }> {
+  if (!token) return { caller: null, companion: null };
   const claims = await verifyAccessToken(config.secret, token);
-  const session = await findSessionWithUser(em, claims.sessionId, claims.userId);
+  const found = await findSessionWithUser(em, claims.sessionId, claims.userId, companion);
+  const { session } = found;
   // A token signed for an earlier session on this device (since ended, then reopened) does not hold.
   if (!session || !session.isActive || session.createdAt.getTime() !== claims.sessionStart) {
     throw new AppError('UNAUTHENTICATED', 'Session expired or ended. Please log in again.');
@@ -62,7 +94,7 @@ export async function authenticate(
     throw new AppError('UNAUTHENTICATED', 'This token does not belong to this device');
   }
   session.lastActivity = (await noteActivity(em, session.id, session.lastActivity)) ?? session.lastActivity;
-  return { user: session.user, session };
+  return { caller: { user: session.user, session }, companion: found.companion };
 }
 
 /**
@@ -70,7 +102,7 @@ export async function authenticate(
  * the session has ended (or was reopened) or the account is locked.
  */
 export async function recheckCaller(em: EntityManager, caller: Caller): Promise<Caller | null> {
-  const session = await findSessionWithUser(em, caller.session.id, caller.user.id);
+  const { session } = await findSessionWithUser(em, caller.session.id, caller.user.id);
   if (!session?.isActive || session.user.isLocked) return null;
   if (session.createdAt.getTime() !== caller.session.createdAt.getTime()) return null;
   return { user: session.user, session };

@@ -1,8 +1,9 @@
 import { rename, stat } from 'node:fs/promises';
 import type { Caller, Ctx } from '../../context.js';
 import { AppError, notFound } from '../../errors.js';
-import { parseId, parseInput } from '../../validation.js';
+import { parseId, parseInput, uuidPattern } from '../../validation.js';
 import { requireAdmin } from '../auth/auth.policy.js';
+import { authenticateWith } from '../auth/authenticate.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
 import { receiveCover } from '../files/cover-storage.js';
 import { NOT_AUDIO } from '../media/probe.js';
@@ -78,6 +79,16 @@ export async function initUpload(ctx: Ctx, input: InitUploadInput): Promise<Uplo
 /** The caller's own upload; `active` also refuses finished, cancelled and expired ones. */
 async function ownUpload(ctx: Ctx, caller: Caller, id: unknown, mustBeActive: boolean): Promise<UploadSession> {
   const session = await ctx.em.findOne(UploadSession, { id: parseId(id, 'uploadId') });
+  return checkedOwnUpload(ctx, caller, session, mustBeActive);
+}
+
+/** ownUpload's checks on an upload row already read (null: no upload has the id asked for). */
+async function checkedOwnUpload(
+  ctx: Ctx,
+  caller: Caller,
+  session: UploadSession | null,
+  mustBeActive: boolean,
+): Promise<UploadSession> {
   if (!session) throw notFound('Upload');
   if (session.owner.id !== caller.user.id)
     throw new AppError('FORBIDDEN', 'This upload belongs to another administrator');
@@ -123,11 +134,51 @@ export async function myUploads(ctx: Ctx): Promise<UploadProgress[]> {
   );
 }
 
-/** One chunk, written straight to its offset in the upload's data file. */
-export async function receiveChunk(ctx: Ctx, headers: ChunkHeaders, body: BodySource): Promise<UploadProgress> {
-  const caller = requireAdmin(ctx);
-  const h = parseInput(chunkHeadersSchema, headers);
-  const session = await ownUpload(ctx, caller, h.uploadId, true);
+/** X-File-Name arrives URI-encoded: a header cannot carry every character of a file name. */
+function decodedFileName(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError('BAD_USER_INPUT', 'X-File-Name header must be URI-encoded');
+  }
+}
+
+/**
+ * A chunk's caller, an administrator, with its headers and the active upload they name, refused in
+ * the order chunks always were: the token (401), an undecodable X-File-Name (400), the role (403),
+ * the other headers (400), then the upload (404, 403, 409). Every chunk of a file asks this anew,
+ * so the device session, its user and the upload are read in one statement.
+ */
+async function authorizeChunk(ctx: Ctx, token: string | null, headers: ChunkHeaders) {
+  const id = uuidPattern.test(headers.uploadId ?? '') ? parseId(headers.uploadId) : null;
+  const found = await authenticateWith(
+    ctx.em,
+    ctx.deps.config,
+    token,
+    ctx.meta.deviceId,
+    id === null ? null : { entity: UploadSession, id },
+  );
+  const fileName = decodedFileName(headers.fileName);
+  const caller = requireAdmin({ ...ctx, caller: found.caller });
+  const h = parseInput(chunkHeadersSchema, { ...headers, fileName });
+  // A malformed X-Upload-ID read no upload: refused here, as ownUpload refuses it.
+  parseId(h.uploadId, 'uploadId');
+  return { caller, h, session: await checkedOwnUpload(ctx, caller, found.companion, true) };
+}
+
+/**
+ * One chunk, written straight to its offset in the upload's data file. The headers come as sent;
+ * `openBody` is called once the caller is known to be the upload's administrator.
+ */
+export async function receiveChunk(
+  ctx: Ctx,
+  token: string | null,
+  headers: ChunkHeaders,
+  openBody: (caller: Caller) => BodySource,
+): Promise<UploadProgress> {
+  const { caller, h, session } = await authorizeChunk(ctx, token, headers);
+  const body = openBody(caller);
   if (h.totalChunks !== session.totalChunks || h.fileSize !== session.fileSize) {
     throw new AppError('BAD_USER_INPUT', 'X-Total-Chunks and X-File-Size do not match this upload');
   }

@@ -1,36 +1,32 @@
 import { Router, type Request, type Response } from 'express';
-import { AppError } from '../../errors.js';
 import { sendData } from '../../http/respond.js';
 import { createFileLoaders } from '../files/file-loaders.js';
 import { presentFile } from '../files/file-view.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
-import type { Ctx } from '../../context.js';
+import type { Caller, Ctx } from '../../context.js';
 import { isAdmin } from '../auth/auth.policy.js';
+import { bearerToken } from '../auth/authenticate.js';
 import * as chunked from './chunked-upload.service.js';
 import type { BodySource } from './multipart.js';
 import { uploadFile } from './uploads.service.js';
 
+/**
+ * The chunk route authenticates its caller in the statement that reads the upload (every chunk of
+ * a large file pays for it): app.ts gives it a request context that does not authenticate.
+ */
+export const uploadChunkPath = '/audio/upload/chunk';
+
 const body = (req: Request): BodySource => ({ headers: req.headers, stream: req });
 
 /** The audio bytes of an upload: an administrator's may arrive slowly for as long as they keep coming. */
-function uploadBody(req: Request, res: Response): BodySource {
-  if (res.locals.ctx.caller && isAdmin(res.locals.ctx.caller.user)) res.locals.liftBodyDeadline?.();
+function uploadBody(req: Request, res: Response, caller: Caller | null): BodySource {
+  if (caller && isAdmin(caller.user)) res.locals.liftBodyDeadline?.();
   return body(req);
 }
 
 function header(req: Request, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-function decodedFileName(req: Request): string | undefined {
-  const raw = header(req, 'x-file-name');
-  if (raw === undefined) return undefined;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    throw new AppError('BAD_USER_INPUT', 'X-File-Name header must be URI-encoded');
-  }
 }
 
 async function present(ctx: Ctx, file: AudioFile) {
@@ -43,7 +39,7 @@ export function uploadsRoutes(): Router {
 
   router.post('/files', async (req, res) => {
     const ctx = res.locals.ctx;
-    const file = await uploadFile(ctx, uploadBody(req, res));
+    const file = await uploadFile(ctx, uploadBody(req, res, ctx.caller));
     sendData(res, await present(ctx, file), { message: 'File uploaded successfully!' }, 201);
   });
 
@@ -56,17 +52,18 @@ export function uploadsRoutes(): Router {
     );
   });
 
-  router.post('/audio/upload/chunk', async (req, res) => {
+  router.post(uploadChunkPath, async (req, res) => {
     const progress = await chunked.receiveChunk(
       res.locals.ctx,
+      bearerToken(req.headers.authorization),
       {
         uploadId: header(req, 'x-upload-id'),
         chunkIndex: header(req, 'x-chunk-index'),
         totalChunks: header(req, 'x-total-chunks'),
         fileSize: header(req, 'x-file-size'),
-        fileName: decodedFileName(req),
+        fileName: header(req, 'x-file-name'),
       },
-      uploadBody(req, res),
+      (caller) => uploadBody(req, res, caller),
     );
     const uploaded = progress.uploadedChunks;
     sendData(
