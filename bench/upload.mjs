@@ -2,8 +2,9 @@
 // the client's 5 MiB chunks, beside a baseline measured in the same run (a plain Node stream copy
 // of the same file to the same disk). Prints throughput, their ratio, finalize time and the
 // server's peak resident memory. A second reference, the floor, sends the same chunks to a bare
-// receiver (lib/bare-upload-receiver.mjs: busboy, SHA-256, write; nothing else), to show how much
-// of the gap to the copy is the app's and how much any receiver on this machine pays.
+// receiver (lib/bare-upload-receiver.mjs: busboy, SHA-256 on the API's hash thread, write;
+// nothing else), to show how much of the gap to the copy is the app's and how much any receiver
+// on this machine pays.
 // Run with `npm run bench:upload` (builds the API first).
 // Contract (bench/README.md): `--json <file>` writes the figures. Knobs: BENCH_UPLOAD_BYTES, BENCH_UPLOAD_ROUNDS
 // (default 3), BENCH_UPLOAD_CONCURRENCY (default 1), BENCH_DATABASE_URL (a temporary database there).
@@ -338,7 +339,7 @@ try {
         met: baselineMs / uploadMs >= 0.5,
       },
       throughput(
-        'the same chunks to a bare receiver (busboy, SHA-256, write; no auth, database or checks)',
+        'the same chunks to a bare receiver (busboy, SHA-256 on the hash thread, write; no auth, database or checks)',
         bareMs,
         baselineMs,
         copyLabel,
@@ -361,9 +362,9 @@ try {
     ];
     const notes = [
       `${ROUNDS} rounds, baseline copy, bare receiver, then upload, alternating, each after a sync; medians. Per round (upload vs copy, MiB/s): ${rounds.join('; ')}.`,
-      'The bare receiver is the same client sending the same multipart chunks to a node:http handler in its own process that parses them with busboy, hashes and writes them at their offset, and nothing else: what any upload server on this machine pays.',
+      'The bare receiver is the same client sending the same multipart chunks to a node:http handler in its own process that parses them with busboy, hashes them on the hash thread of the API and writes them at their offset, and nothing else: what any upload server on this machine pays.',
       `5 MiB chunks, ${CONCURRENCY} in flight as the web client sends them, over loopback to the API in its own process; database: ${db.label}.`,
-      `SHA-256 of the file alone on this CPU: ${mb(SIZE, hashMs).toFixed(0)} MiB/s; the server hashes each in-order chunk as it arrives.`,
+      `SHA-256 of the file alone on this CPU: ${mb(SIZE, hashMs).toFixed(0)} MiB/s; the server hashes each in-order chunk as it arrives, on a worker thread.`,
       `Server RSS ${(before.now / 1024 ** 2).toFixed(0)} MiB before, sampled peak ${(sampledPeak / 1024 ** 2).toFixed(0)} MiB.`,
     ];
     writeFileSync(jsonFile, JSON.stringify({ title: 'Chunked upload', figures, notes }, null, 2));
