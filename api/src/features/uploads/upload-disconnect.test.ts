@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lutimesSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAdminSession, type Session } from '../../test/factories.js';
@@ -200,12 +200,12 @@ describe('a stale copy of a chunk still arriving at finalize', () => {
     // has ended, and one from another host no longer renewed.
     const leftover = (name: string, writer: object) => {
       const file = path.join(dir, 'chunks', `1.writing-${name}`);
-      writeFileSync(file, JSON.stringify(writer));
+      symlinkSync(JSON.stringify(writer), file);
       return file;
     };
     leftover('dead-process', { ...thisWriter, pid: spawnSync('true').pid, run: 'earlier' });
     const unrenewed = leftover('other-host', { place: 'elsewhere', pid: 1, run: 'earlier' });
-    utimesSync(unrenewed, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    lutimesSync(unrenewed, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     const done = await c.finalize(id, { title: 'After the stale copy' });
     expect(done.status, JSON.stringify(done.body)).toBe(201);
     const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
