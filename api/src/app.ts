@@ -20,6 +20,7 @@ import { authenticate, bearerToken } from './features/auth/authenticate.js';
 import { authLimits } from './features/auth/rate-limiter.js';
 import { chapterBytePaths } from './features/chapters/chapter.routes.js';
 import { streamBytePaths } from './features/streaming/stream.routes.js';
+import { hashThread } from './features/uploads/hash-thread.js';
 import { uploadChunkPath } from './features/uploads/uploads.routes.js';
 import type { GqlContext } from './graphql/context.js';
 import { createFormatError, refusal } from './graphql/errors.js';
@@ -74,6 +75,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     ...authLimits(config),
   };
   const schema = await createSchema(events.pubSub);
+  hashThread.onFailure = (err) => logger.error('uploads.hash_thread_failed', { error: String(err) });
 
   const app = express();
   app.disable('x-powered-by');

@@ -37,11 +37,12 @@ async function findSessionWithUser<T extends object>(
   companion: Companion<T> | null = null,
 ): Promise<{ session: DeviceSession | null; companion: T | null }> {
   const meta = companion && em.getMetadata(companion.entity);
+  const quote = (name: string) => em.getPlatform().quoteIdentifier(name);
   const rows = await em.getConnection().execute<SessionRow<T>[]>(
     `select to_jsonb(ds) as session, to_jsonb(u) - 'password_hash' as user${meta ? ', to_jsonb(c) as companion' : ''}
        from device_sessions ds
        join users u on u.id = ds.user_id
-       ${meta ? `left join ${meta.tableName} c on c.${meta.getPrimaryProps()[0].fieldNames[0]} = ?` : ''}
+       ${meta ? `left join ${quote(meta.tableName)} c on c.${quote(meta.getPrimaryProps()[0].fieldNames[0])} = ?` : ''}
       where ds.id = ? and ds.user_id = ?`,
     companion ? [companion.id, sessionId, userId] : [sessionId, userId],
     'all',

@@ -10,7 +10,13 @@ import { NOT_AUDIO } from '../media/probe.js';
 import { User } from '../users/user.entity.js';
 import { registerAudioFile } from './file-registration.js';
 import { readMultipart, type BodySource } from './multipart.js';
-import { chunkHashed, digestUpload, dropRunningHash, hashForChunk, startRunningHash } from './running-hash.js';
+import {
+  chunkWriteBegins,
+  chunkWriteEnded,
+  digestUpload,
+  dropRunningHash,
+  startRunningHash,
+} from './running-hash.js';
 import { streamToFile } from './stream-to-file.js';
 import { UploadSession, UploadStatus } from './upload-session.entity.js';
 import {
@@ -195,11 +201,11 @@ export async function receiveChunk(
 
   const { config } = ctx.deps;
   const paths = uploadPaths(config.dataDir, session.id);
-  const hash = hashForChunk(config, session.id, h.chunkIndex);
   const gone = () => new AppError('CONFLICT', 'This upload is being finalized or was removed');
   const write = await beginChunkWrite(paths, h.chunkIndex).catch((err: NodeJS.ErrnoException) => {
     throw err.code === 'ENOENT' ? gone() : err;
   });
+  const hashing = chunkWriteBegins(config, session.id, h.chunkIndex);
   let complete = false;
   try {
     const form = await readMultipart(
@@ -211,7 +217,7 @@ export async function receiveChunk(
             start: h.chunkIndex * session.chunkSize,
             maxBytes: expected,
             tooLargeMessage: tooLarge,
-            hash,
+            hash: hashing.feed,
           }).catch((err: unknown) => {
             throw (err as NodeJS.ErrnoException).code === 'ENOENT' ? gone() : err;
           }),
@@ -228,8 +234,11 @@ export async function receiveChunk(
     }
     complete = true;
   } finally {
-    await write.finish(complete);
-    if (hash) chunkHashed(config, session.id, h.chunkIndex, hash, complete);
+    try {
+      await write.finish(complete);
+    } finally {
+      chunkWriteEnded(config, session.id, hashing, complete);
+    }
   }
   return { session, uploadedChunks: await uploadedChunks(paths, session.totalChunks) };
 }

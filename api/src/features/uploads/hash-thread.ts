@@ -125,6 +125,8 @@ export class HashFeed {
 }
 
 export class HashThread {
+  /** Told when the worker fails: the running hashes it held are lost (finalize reads back instead). */
+  onFailure: (err: Error) => void = () => undefined;
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly feeds = new Map<number, HashFeed>();
@@ -170,7 +172,7 @@ export class HashThread {
     // Idle, it must not keep a process (a test run, a CLI) alive.
     worker.unref();
     worker.on('message', (reply: Reply) => this.receive(reply));
-    worker.once('error', () => undefined);
+    worker.once('error', (err) => this.onFailure(err));
     worker.once('exit', () => this.stopped(worker));
     this.worker = worker;
     return worker;

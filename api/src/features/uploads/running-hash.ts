@@ -1,17 +1,31 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { AppConfig } from '../../config.js';
 import { HashLost, hashThread, type HashFeed } from './hash-thread.js';
 
 /**
  * SHA-256 of a chunked upload's leading chunks, fed while they are written, so finalize reads
  * back only what arrived out of order. Kept per app (keyed by its config) and lost on restart:
- * then finalize simply hashes the whole file. Any rewrite of a chunk already hashed drops it,
- * so the digest always describes the bytes on disk. The hashing itself runs on the hash thread.
+ * then finalize simply hashes the whole file. Any rewrite of a chunk already hashed, and any two
+ * writes of one chunk at once, drop it, so the digest always describes the bytes on disk. The
+ * hashing itself runs on the hash thread.
  */
 interface RunningHash {
   /** The first chunk index not yet in the state. */
   next: number;
   /** The state on the hash thread holding chunks [0, next). */
   stateId: number;
+  /** The writes under way, by chunk index. */
+  writes: Map<number, Set<ChunkHashing>>;
+}
+
+/** One write of a chunk, as the running hash sees it. */
+export interface ChunkHashing {
+  index: number;
+  /** What to feed the chunk's bytes to: only for the next chunk in order. */
+  feed?: HashFeed;
+  /** Another write of the same chunk overlapped this one: the bytes on disk may be a mix. */
+  overlapped: boolean;
 }
 
 const byApp = new WeakMap<AppConfig, Map<string, RunningHash>>();
@@ -23,7 +37,7 @@ function states(config: AppConfig): Map<string, RunningHash> {
 }
 
 export function startRunningHash(config: AppConfig, uploadId: string): void {
-  states(config).set(uploadId, { next: 0, stateId: hashThread.fork(null).id });
+  states(config).set(uploadId, { next: 0, stateId: hashThread.fork(null).id, writes: new Map() });
 }
 
 export function dropRunningHash(config: AppConfig, uploadId: string): void {
@@ -34,37 +48,43 @@ export function dropRunningHash(config: AppConfig, uploadId: string): void {
 }
 
 /**
- * Called before a chunk is written: a hash to feed while writing when the chunk is the next one
- * in order, else none; and a rewrite of an already hashed chunk invalidates the state.
+ * Called before a chunk is written, for every write: a feed when the chunk is the next one in
+ * order. A rewrite of a chunk already hashed drops the hash.
  */
-export function hashForChunk(config: AppConfig, uploadId: string, index: number): HashFeed | undefined {
+export function chunkWriteBegins(config: AppConfig, uploadId: string, index: number): ChunkHashing {
   const state = states(config).get(uploadId);
-  if (!state) return undefined;
+  const write: ChunkHashing = { index, overlapped: false };
+  if (!state) return write;
   if (index < state.next) {
     dropRunningHash(config, uploadId);
-    return undefined;
+    return write;
   }
-  return index === state.next ? hashThread.fork(state.stateId) : undefined;
+  const others = state.writes.get(index) ?? new Set();
+  for (const other of others) other.overlapped = write.overlapped = true;
+  others.add(write);
+  state.writes.set(index, others);
+  if (index === state.next) write.feed = hashThread.fork(state.stateId);
+  return write;
 }
 
-/** Called once the chunk's write ended, with the feed hashForChunk gave it: kept only if complete. */
-export function chunkHashed(
-  config: AppConfig,
-  uploadId: string,
-  index: number,
-  fed: HashFeed,
-  complete: boolean,
-): void {
+/**
+ * Called once a write of a chunk has ended, complete or not. Only a complete write of the next
+ * chunk that no other write of it overlapped moves the hash on: two copies at once (a slow one
+ * still arriving when the chunk is sent again) may leave a mix of both on disk, which finalize
+ * then reads back instead.
+ */
+export function chunkWriteEnded(config: AppConfig, uploadId: string, write: ChunkHashing, complete: boolean): void {
   const state = states(config).get(uploadId);
-  if (!complete) return hashThread.drop(fed.id);
-  // A concurrent copy of the same chunk got there first: the bytes may differ, trust neither.
-  if (!state || state.next !== index) {
-    hashThread.drop(fed.id);
-    return dropRunningHash(config, uploadId);
+  const others = state?.writes.get(write.index);
+  others?.delete(write);
+  if (others?.size === 0) state?.writes.delete(write.index);
+  if (state && write.feed && complete && !write.overlapped && state.next === write.index) {
+    hashThread.drop(state.stateId);
+    state.stateId = write.feed.id;
+    state.next = write.index + 1;
+    return;
   }
-  hashThread.drop(state.stateId);
-  state.stateId = fed.id;
-  state.next = index + 1;
+  if (write.feed) hashThread.drop(write.feed.id);
 }
 
 /** The exact SHA-256 of the assembled file: the running prefix plus the rest read from disk. */
@@ -76,14 +96,22 @@ export async function digestUpload(
   fileSize: number,
 ): Promise<string> {
   const state = states(config).get(uploadId);
-  if (state) {
-    try {
-      return await hashThread.digest(state.stateId, file, Math.min(state.next * chunkSize, fileSize), fileSize);
-    } catch (err) {
-      if (!(err instanceof HashLost)) throw err;
+  try {
+    if (state) {
+      try {
+        return await hashThread.digest(state.stateId, file, Math.min(state.next * chunkSize, fileSize), fileSize);
+      } catch (err) {
+        if (!(err instanceof HashLost)) throw err;
+      }
     }
+    return await hashThread.digest(null, file, 0, fileSize);
+  } catch (err) {
+    if (!(err instanceof HashLost)) throw err;
+    // The hash thread failed twice (it cannot start, or dies on this file): hash here instead.
+    const hash = createHash('sha256');
+    for await (const bytes of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(bytes as Buffer);
+    return hash.digest('hex');
   }
-  return hashThread.digest(null, file, 0, fileSize);
 }
 
 /** How far the running hash got and its digest so far, or null without one (tests look inside). */

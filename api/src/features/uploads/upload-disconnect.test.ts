@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lutimesSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
@@ -14,6 +15,7 @@ import {
   type PartialPart,
 } from '../../test/upload-client.js';
 import { AudioFile } from '../files/audio-file.entity.js';
+import { hashThread } from './hash-thread.js';
 import { runningHashProgress } from './running-hash.js';
 import { thisWriter } from './upload-storage.js';
 
@@ -147,41 +149,48 @@ describe('a client that disconnects mid-chunk', () => {
   });
 });
 
+/**
+ * A slow copy of a chunk with other bytes than the file's (a retry of a corrupted send), half of it
+ * sent; resolves once the server is writing it. `finish` sends the rest; `answered` is the status.
+ */
+async function startStaleCopy(uploadId: string, index: number) {
+  const dir = inDataDir('uploads', uploadId);
+  const writing = () => filesIn(`uploads/${uploadId}/chunks`).filter((f) => f.startsWith(`${index}.writing-`));
+  const stale = Buffer.from(chunkOf(index)).fill(7, 1000);
+  const part: PartialPart = {
+    route: '/audio/upload/chunk',
+    session: admin,
+    headers: {
+      'x-upload-id': uploadId,
+      'x-chunk-index': String(index),
+      'x-total-chunks': '3',
+      'x-file-size': String(wav.length),
+      'x-file-name': encodeURIComponent(name),
+    },
+    field: 'chunk',
+    fileName: 'blob',
+    bytes: stale,
+    sent: Math.floor(stale.length / 2),
+  };
+  const slow = startPartialPart(t.url, part);
+  const answered = new Promise<number | undefined>((resolve, reject) => {
+    slow.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    slow.on('error', reject);
+  });
+  await vi.waitFor(() => expect(holdsOpen(dir) && writing().length).toBe(1), { timeout: 15_000, interval: 20 });
+  return { answered, finish: () => finishPartialPart(slow, part) };
+}
+
 describe('a stale copy of a chunk still arriving at finalize', () => {
   it('holds finalize off until it is written, so no byte lands after the hash check', async () => {
     const c = chunkedClient(t, admin);
     const id = (await c.init(wav, name)).body.uploadId;
     const dir = inDataDir('uploads', id);
     for (const index of [0, 2]) expect((await c.chunk(id, wav, name, index)).status).toBe(200);
-    // A slow copy of chunk 1 with other bytes (a retry of a corrupted send), half of it sent.
-    const stale = Buffer.from(chunkOf(1)).fill(7, 1000);
-    const part: PartialPart = {
-      route: '/audio/upload/chunk',
-      session: admin,
-      headers: {
-        'x-upload-id': id,
-        'x-chunk-index': '1',
-        'x-total-chunks': '3',
-        'x-file-size': String(wav.length),
-        'x-file-name': encodeURIComponent(name),
-      },
-      field: 'chunk',
-      fileName: 'blob',
-      bytes: stale,
-      sent: Math.floor(stale.length / 2),
-    };
-    const slow = startPartialPart(t.url, part);
-    const answered = new Promise<number | undefined>((resolve, reject) => {
-      slow.on('response', (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      });
-      slow.on('error', reject);
-    });
-    await vi.waitFor(() => expect(holdsOpen(dir) && filesIn(`uploads/${id}/chunks`).length).toBe(3), {
-      timeout: 15_000,
-      interval: 20,
-    });
+    const stale = await startStaleCopy(id, 1);
     // Meanwhile the right copy of chunk 1 arrives in full: every chunk counts as held.
     expect((await c.chunk(id, wav, name, 1)).status).toBe(200);
     expect((await c.status(id)).body.uploadedChunks).toEqual([0, 1, 2]);
@@ -192,8 +201,8 @@ describe('a stale copy of a chunk still arriving at finalize', () => {
     expect(await t.app.orm.em.fork().count(AudioFile, { title: 'Too early' })).toBe(0);
 
     // The stale copy lands: the hash check sees it, and the right bytes sent again then pass.
-    finishPartialPart(slow, part);
-    expect(await answered).toBe(200);
+    stale.finish();
+    expect(await stale.answered).toBe(200);
     expect((await c.finalize(id)).body.message).toMatch(/^File hash mismatch/);
     expect((await c.chunk(id, wav, name, 1)).status).toBe(200);
     // What killed processes left does not hold finalize off: a marker naming a process here that
@@ -207,6 +216,39 @@ describe('a stale copy of a chunk still arriving at finalize', () => {
     const unrenewed = leftover('other-host', { place: 'elsewhere', pid: 1, run: 'earlier' });
     lutimesSync(unrenewed, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     const done = await c.finalize(id, { title: 'After the stale copy' });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
+    expect(readFileSync(inDataDir(file.storagePath)).equals(wav)).toBe(true);
+  });
+
+  it('keeps the running hash off a chunk two copies wrote at once, so the mix fails the check', async () => {
+    const c = chunkedClient(t, admin);
+    const id = (await c.init(wav, name)).body.uploadId;
+    expect((await c.chunk(id, wav, name, 0)).status).toBe(200);
+    // The stale copy of chunk 2 starts before chunk 1 is in, so before chunk 2 could be hashed.
+    const stale = await startStaleCopy(id, 2);
+    for (const index of [1, 2]) expect((await c.chunk(id, wav, name, index)).status).toBe(200);
+    stale.finish();
+    expect(await stale.answered).toBe(200);
+    expect(await runningHash(id)).toEqual({ next: 2, digest: sha256(wav.subarray(0, 2 * CLIENT_CHUNK_SIZE)) });
+    // The stale bytes landed last: finalize reads chunk 2 back and refuses, rather than register them.
+    expect((await c.finalize(id)).body.message).toMatch(/^File hash mismatch/);
+    expect((await c.chunk(id, wav, name, 2)).status).toBe(200);
+    const done = await c.finalize(id, { title: 'After two copies at once' });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
+    expect(readFileSync(inDataDir(file.storagePath)).equals(wav)).toBe(true);
+  });
+});
+
+describe('the hash thread stopping mid-upload', () => {
+  it('loses only the running hash: finalize reads the file back and registers it', async () => {
+    const c = chunkedClient(t, admin);
+    const id = (await c.init(wav, name)).body.uploadId;
+    for (const index of [0, 1]) expect((await c.chunk(id, wav, name, index)).status).toBe(200);
+    await (hashThread as unknown as { worker: Worker }).worker.terminate();
+    expect((await c.chunk(id, wav, name, 2)).status).toBe(200);
+    const done = await c.finalize(id, { title: 'After the hash thread stopped' });
     expect(done.status, JSON.stringify(done.body)).toBe(201);
     const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
     expect(readFileSync(inDataDir(file.storagePath)).equals(wav)).toBe(true);

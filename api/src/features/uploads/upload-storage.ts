@@ -1,6 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { lstat, lutimes, mkdir, readdir, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  lutimes,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
@@ -61,7 +73,7 @@ export async function uploadedChunks(paths: UploadPaths, totalChunks: number): P
  * container) the marker's time, renewed every few seconds while the write lasts, tells instead.
  * It is a symbolic link whose target is that name, as editors make lock files: one system call
  * makes it, content and all, where a file took three (open, write, close), each a thread-pool trip
- * that took up to 2 ms on a busy disk, on every chunk.
+ * that took up to 2 ms on a busy disk, on every chunk. Where links cannot be made it is a file.
  */
 export interface ChunkWrite {
   finish(complete: boolean): Promise<void>;
@@ -100,12 +112,30 @@ const ignoreMissing = (err: NodeJS.ErrnoException) => {
   if (err.code !== 'ENOENT') throw err;
 };
 
+/** Where links cannot be made (some network and FAT file systems), a file says the same. */
+const NO_LINKS = new Set(['EPERM', 'EOPNOTSUPP', 'ENOSYS']);
+
+function makeMarker(file: string): Promise<void> {
+  const writer = JSON.stringify(thisWriter);
+  return symlink(writer, file).catch((err: NodeJS.ErrnoException) => {
+    if (!NO_LINKS.has(err.code ?? '')) throw err;
+    return writeFile(file, writer);
+  });
+}
+
+/** The writer a marker names: a link's target, or a file's text (see makeMarker); null once gone. */
+function readMarker(file: string): Promise<string | null> {
+  return readlink(file)
+    .catch((err: NodeJS.ErrnoException) => (err.code === 'EINVAL' ? readFile(file, 'utf8') : null))
+    .catch(() => null);
+}
+
 export async function beginChunkWrite(paths: UploadPaths, index: number): Promise<ChunkWrite> {
   const writing = `${paths.marker(index)}.writing-${randomUUID()}`;
   // Both before `data` is opened, in either order: a finalize that saw the chunk held and then
   // took `data` leaves this write nothing to open. One unlink (rm would stat first): this runs per
   // chunk. Should it fail, the new marker holds finalize off until it goes stale unrenewed.
-  await Promise.all([symlink(JSON.stringify(thisWriter), writing), unlink(paths.marker(index)).catch(ignoreMissing)]);
+  await Promise.all([makeMarker(writing), unlink(paths.marker(index)).catch(ignoreMissing)]);
   const heartbeat = setInterval(() => {
     const now = new Date();
     lutimes(writing, now, now).catch(() => undefined);
@@ -135,7 +165,7 @@ function writerAlive(marker: string): boolean {
   try {
     writer = JSON.parse(marker) as Partial<Writer>;
   } catch {
-    return true; // half written: its writer was just starting
+    return true; // a marker file half written (see makeMarker): its writer was just starting
   }
   if (writer.place !== thisWriter.place || typeof writer.pid !== 'number') return true;
   if (writer.pid === thisWriter.pid) return writer.run === thisWriter.run;
@@ -150,7 +180,7 @@ export async function chunkWritesUnderWay(paths: UploadPaths): Promise<boolean> 
     const file = path.join(paths.chunks, name);
     const written = await lstat(file).catch(() => null);
     if (!written || written.mtimeMs <= since) continue;
-    const marker = await readlink(file).catch(() => null);
+    const marker = await readMarker(file);
     if (marker !== null && writerAlive(marker)) return true;
   }
   return false;
