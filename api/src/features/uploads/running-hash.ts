@@ -6,9 +6,9 @@ import { HashLost, hashThread, type HashFeed } from './hash-thread.js';
 /**
  * SHA-256 of a chunked upload's leading chunks, fed while they are written, so finalize reads
  * back only what arrived out of order. Kept per app (keyed by its config) and lost on restart:
- * then finalize simply hashes the whole file. Any rewrite of a chunk already hashed, and any two
- * writes of one chunk at once, drop it, so the digest always describes the bytes on disk. The
- * hashing itself runs on the hash thread.
+ * then finalize simply hashes the whole file. Any rewrite of a chunk already hashed drops it, and
+ * two writes of one chunk at once keep it from taking that chunk in, so the digest always
+ * describes the bytes on disk. The hashing itself runs on the hash thread.
  */
 interface RunningHash {
   /** The first chunk index not yet in the state. */
