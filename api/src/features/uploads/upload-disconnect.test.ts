@@ -59,6 +59,14 @@ function runningHash(uploadId: string) {
   return runningHashProgress(t.config, uploadId);
 }
 
+/** Finalizes a chunked upload and checks that the file it registers holds exactly the WAV's bytes. */
+async function finalizeExact(c: ReturnType<typeof chunkedClient>, id: string, title: string): Promise<void> {
+  const done = await c.finalize(id, { title });
+  expect(done.status, JSON.stringify(done.body)).toBe(201);
+  const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
+  expect(readFileSync(inDataDir(file.storagePath)).equals(wav)).toBe(true);
+}
+
 interface Cut extends Omit<PartialPart, 'session'> {
   /** Holds once the server is writing the part; the cut waits for it. */
   serverIsWriting: () => boolean;
@@ -78,17 +86,22 @@ async function cutMidPart({ serverIsWriting, ...part }: Cut): Promise<void> {
   expect(await outcome).toBe('cut');
 }
 
+/** The headers the web client sends with chunk `index` of the test WAV. */
+function chunkHeaders(uploadId: string, index: number): Record<string, string> {
+  return {
+    'x-upload-id': uploadId,
+    'x-chunk-index': String(index),
+    'x-total-chunks': '3',
+    'x-file-size': String(wav.length),
+    'x-file-name': encodeURIComponent(name),
+  };
+}
+
 function cutChunk(uploadId: string, index: number, serverIsWriting: () => boolean): Promise<void> {
   const chunk = chunkOf(index);
   return cutMidPart({
     route: '/audio/upload/chunk',
-    headers: {
-      'x-upload-id': uploadId,
-      'x-chunk-index': String(index),
-      'x-total-chunks': '3',
-      'x-file-size': String(wav.length),
-      'x-file-name': encodeURIComponent(name),
-    },
+    headers: chunkHeaders(uploadId, index),
     field: 'chunk',
     fileName: 'blob',
     bytes: chunk,
@@ -120,10 +133,7 @@ describe('a client that disconnects mid-chunk', () => {
     const resent = await c.chunk(id, wav, name, 1);
     expect(resent.body).toMatchObject({ success: true, uploadedChunks: [0, 1] });
     expect((await c.chunk(id, wav, name, 2)).status).toBe(200);
-    const done = await c.finalize(id, { title: 'Cut and resumed' });
-    expect(done.status, JSON.stringify(done.body)).toBe(201);
-    const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
-    expect(readFileSync(inDataDir(file.storagePath)).equals(wav)).toBe(true);
+    await finalizeExact(c, id, 'Cut and resumed');
     expect(existsSync(dir)).toBe(false);
   });
 
@@ -160,13 +170,7 @@ async function startStaleCopy(uploadId: string, index: number) {
   const part: PartialPart = {
     route: '/audio/upload/chunk',
     session: admin,
-    headers: {
-      'x-upload-id': uploadId,
-      'x-chunk-index': String(index),
-      'x-total-chunks': '3',
-      'x-file-size': String(wav.length),
-      'x-file-name': encodeURIComponent(name),
-    },
+    headers: chunkHeaders(uploadId, index),
     field: 'chunk',
     fileName: 'blob',
     bytes: stale,
@@ -215,10 +219,7 @@ describe('a stale copy of a chunk still arriving at finalize', () => {
     leftover('dead-process', { ...thisWriter, pid: spawnSync('true').pid, run: 'earlier' });
     const unrenewed = leftover('other-host', { place: 'elsewhere', pid: 1, run: 'earlier' });
     lutimesSync(unrenewed, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
-    const done = await c.finalize(id, { title: 'After the stale copy' });
-    expect(done.status, JSON.stringify(done.body)).toBe(201);
-    const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
-    expect(readFileSync(inDataDir(file.storagePath)).equals(wav)).toBe(true);
+    await finalizeExact(c, id, 'After the stale copy');
   });
 
   it('keeps the running hash off a chunk two copies wrote at once, so the mix fails the check', async () => {
@@ -234,10 +235,7 @@ describe('a stale copy of a chunk still arriving at finalize', () => {
     // The stale bytes landed last: finalize reads chunk 2 back and refuses, rather than register them.
     expect((await c.finalize(id)).body.message).toMatch(/^File hash mismatch/);
     expect((await c.chunk(id, wav, name, 2)).status).toBe(200);
-    const done = await c.finalize(id, { title: 'After two copies at once' });
-    expect(done.status, JSON.stringify(done.body)).toBe(201);
-    const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
-    expect(readFileSync(inDataDir(file.storagePath)).equals(wav)).toBe(true);
+    await finalizeExact(c, id, 'After two copies at once');
   });
 });
 
@@ -248,10 +246,7 @@ describe('the hash thread stopping mid-upload', () => {
     for (const index of [0, 1]) expect((await c.chunk(id, wav, name, index)).status).toBe(200);
     await (hashThread as unknown as { worker: Worker }).worker.terminate();
     expect((await c.chunk(id, wav, name, 2)).status).toBe(200);
-    const done = await c.finalize(id, { title: 'After the hash thread stopped' });
-    expect(done.status, JSON.stringify(done.body)).toBe(201);
-    const file = await t.app.orm.em.fork().findOneOrFail(AudioFile, { id: done.body.data.id as string });
-    expect(readFileSync(inDataDir(file.storagePath)).equals(wav)).toBe(true);
+    await finalizeExact(c, id, 'After the hash thread stopped');
   });
 });
 
