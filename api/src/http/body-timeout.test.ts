@@ -1,12 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import type { ClientRequest } from 'node:http';
 import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateTestAudio } from '../test/audio-fixtures.js';
 import { createAdminSession, type Session } from '../test/factories.js';
 import { startTestApp, type TestApp } from '../test/harness.js';
-import { PARTIAL_TAIL, startPartialPart, type PartialPart } from '../test/upload-client.js';
+import { outcome, PARTIAL_TAIL, startPartialPart, trickle, type PartialPart } from '../test/upload-client.js';
 import { AudioFile } from '../features/files/audio-file.entity.js';
 
 /**
@@ -38,31 +37,10 @@ const part = (sent: number): PartialPart => ({
   sent,
 });
 
-/** The response (status) or 'cut' when the server closed the connection without one. */
-function outcome(req: ReturnType<typeof startPartialPart>): Promise<number | 'cut'> {
-  return new Promise((resolve) => {
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', () => resolve('cut'));
-  });
-}
-
 describe('request bodies over time', () => {
   it('has no limit on a whole request: Node would cut any request after 5 minutes', () => {
     expect(t.app.server.requestTimeout).toBe(0);
   });
-
-  /** Sends `bytes` in `pieces` a little under a second apart, then the multipart end. */
-  async function trickle(req: ClientRequest, bytes: Buffer, pieces: number, tail?: Buffer) {
-    const step = Math.ceil(bytes.length / pieces);
-    for (let i = 0; i < pieces && !req.destroyed; i++) {
-      req.write(bytes.subarray(i * step, (i + 1) * step));
-      await new Promise((r) => setTimeout(r, 700));
-    }
-    if (!req.destroyed) req.end(tail);
-  }
 
   it("takes an administrator's upload that keeps coming for longer than any deadline", async () => {
     const req = startPartialPart(t.url, part(0));

@@ -150,3 +150,24 @@ export function chunkedClient(t: Pick<TestApp, 'rest'>, session: Session) {
     },
   };
 }
+
+/** The response's status, or 'cut' when the server closed the connection without one. */
+export function outcome(req: ClientRequest): Promise<number | 'cut'> {
+  return new Promise((resolve) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', () => resolve('cut'));
+  });
+}
+
+/** Sends `bytes` in `pieces` a little under a second apart, then `tail` to end the body. */
+export async function trickle(req: ClientRequest, bytes: Buffer, pieces: number, tail?: Buffer): Promise<void> {
+  const step = Math.ceil(bytes.length / pieces);
+  for (let i = 0; i < pieces && !req.destroyed; i++) {
+    req.write(bytes.subarray(i * step, (i + 1) * step));
+    await new Promise((r) => setTimeout(r, 700));
+  }
+  if (!req.destroyed) req.end(tail);
+}

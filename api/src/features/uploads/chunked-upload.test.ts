@@ -11,9 +11,11 @@ import { startTestApp, type CallOptions, type TestApp } from '../../test/harness
 import {
   chunkedClient,
   CLIENT_CHUNK_SIZE,
+  outcome,
   PARTIAL_TAIL,
   startPartialPart,
   threeChunkWav,
+  trickle,
   uploadForm,
 } from '../../test/upload-client.js';
 import { AudioFile } from '../files/audio-file.entity.js';
@@ -312,21 +314,10 @@ describe('who may send a chunk', () => {
         bytes,
         sent: 0,
       });
-      const answered = new Promise<number | 'cut'>((resolve) => {
-        req.on('response', (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
-        req.on('error', () => resolve('cut'));
-      });
+      const answered = outcome(req);
       const started = Date.now();
       // Nine pieces a little under a second apart: never idle for 1 s, done after over 5 s.
-      const step = Math.ceil(bytes.length / 9);
-      for (let i = 0; i < 9 && !req.destroyed; i++) {
-        req.write(bytes.subarray(i * step, (i + 1) * step));
-        await new Promise((r) => setTimeout(r, 700));
-      }
-      req.end(PARTIAL_TAIL);
+      await trickle(req, bytes, 9, PARTIAL_TAIL);
       expect(await answered).toBe(200);
       expect(Date.now() - started).toBeGreaterThan(5_000);
     } finally {

@@ -9,6 +9,7 @@ import {
   chunkedClient,
   CLIENT_CHUNK_SIZE,
   finishPartialPart,
+  outcome,
   sha256,
   startPartialPart,
   threeChunkWav,
@@ -177,13 +178,7 @@ async function startStaleCopy(uploadId: string, index: number) {
     sent: Math.floor(stale.length / 2),
   };
   const slow = startPartialPart(t.url, part);
-  const answered = new Promise<number | undefined>((resolve, reject) => {
-    slow.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    });
-    slow.on('error', reject);
-  });
+  const answered = outcome(slow);
   await vi.waitFor(() => expect(holdsOpen(dir) && writing().length).toBe(1), { timeout: 15_000, interval: 20 });
   return { answered, finish: () => finishPartialPart(slow, part) };
 }
