@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,9 +22,25 @@ function run(env: Record<string, string>) {
   return spawnSync('node', [mainJs], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
 }
 
+/**
+ * A port nothing listens on, below the range the system hands out for outgoing connections and
+ * `listen(0)` (32768 up here), where a random pick once collided with another test's socket.
+ */
+async function freePort(): Promise<string> {
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * 22_000);
+    const probe = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return String(port);
+  }
+}
+
 /** Starts `node dist/main.js` on the embedded database in `library` and waits for /healthz. */
 async function startServer(library: string) {
-  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const port = await freePort();
   const env = {
     DATA_DIR: library,
     PORT: port,
@@ -33,7 +50,9 @@ async function startServer(library: string) {
   };
   const child = spawn('node', [mainJs], { env: { ...process.env, ...env, DATABASE_URL: '' } });
   let out = '';
+  let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const deadline = Date.now() + 60_000;
   let healthy = false;
@@ -44,7 +63,7 @@ async function startServer(library: string) {
     );
     if (!healthy) await new Promise((r) => setTimeout(r, 250));
   }
-  expect(healthy).toBe(true);
+  expect(healthy, err).toBe(true);
   const signIn = () =>
     fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
       method: 'POST',
