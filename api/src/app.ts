@@ -18,6 +18,7 @@ import { migrate, openOrm } from './db/orm.js';
 import { AppError } from './errors.js';
 import { authenticate, bearerToken } from './features/auth/authenticate.js';
 import { authLimits } from './features/auth/rate-limiter.js';
+import { progressLimits } from './features/progress/progress.service.js';
 import { chapterBytePaths } from './features/chapters/chapter.routes.js';
 import { streamBytePaths } from './features/streaming/stream.routes.js';
 import { hashThread } from './features/uploads/hash-thread.js';
@@ -73,6 +74,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     pubSub: events.pubSub,
     logger,
     ...authLimits(config),
+    ...progressLimits(),
   };
   const schema = await createSchema(events.pubSub);
   hashThread.onFailure = (err) => logger.error('uploads.hash_thread_failed', { error: String(err) });

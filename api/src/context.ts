@@ -20,6 +20,8 @@ export interface AppDeps {
   emailChangeLimiter: RateLimiter;
   /** The temporary sign-in lock for emails without an account, so guesses cannot tell them apart. */
   phantomLocks: PhantomLocks;
+  /** Listening-progress saves per device session. */
+  progressLimiter: RateLimiter;
 }
 
 /** Who is asking: a signed-in user on one of their device sessions. */

@@ -7,6 +7,7 @@ import { Chapter } from '../features/chapters/chapter.entity.js';
 import { Checkpoint } from '../features/checkpoints/checkpoint.entity.js';
 import { AudioFile } from '../features/files/audio-file.entity.js';
 import { Cover } from '../features/files/cover.entity.js';
+import { ListeningProgress } from '../features/progress/listening-progress.entity.js';
 import { StreamSession } from '../features/streaming/stream-session.entity.js';
 import { UploadSession } from '../features/uploads/upload-session.entity.js';
 import { User } from '../features/users/user.entity.js';
@@ -25,4 +26,5 @@ export const entities = [
   FileAccess,
   UploadSession,
   StreamSession,
+  ListeningProgress,
 ];

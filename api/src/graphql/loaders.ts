@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DeviceSession } from '../features/auth/device-session.entity.js';
 import { createAccessLoaders } from '../features/access/access-loaders.js';
 import { createFileLoaders } from '../features/files/file-loaders.js';
+import { createProgressLoaders } from '../features/progress/progress-loaders.js';
 
 /** Per-request batch loaders for computed fields, so lists cost a fixed number of queries. */
 export function createLoaders(em: EntityManager) {
@@ -18,6 +19,7 @@ export function createLoaders(em: EntityManager) {
     }),
     ...createFileLoaders(em),
     ...createAccessLoaders(em),
+    ...createProgressLoaders(em),
   };
 }
 

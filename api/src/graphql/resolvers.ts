@@ -10,6 +10,7 @@ import { UsersResolver } from '../features/users/users.resolver.js';
 import { UploadsResolver } from '../features/uploads/uploads.resolver.js';
 import { StreamResolver } from '../features/streaming/stream.resolver.js';
 import { ChapterResolver } from '../features/chapters/chapter.resolver.js';
+import { AudioFileProgressResolver, ProgressResolver } from '../features/progress/progress.resolver.js';
 
 /** Every resolver of the schema; a feature adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -30,4 +31,6 @@ export const resolvers: NonEmptyArray<Function> = [
   UploadsResolver,
   StreamResolver,
   ChapterResolver,
+  ProgressResolver,
+  AudioFileProgressResolver,
 ];

@@ -104,6 +104,7 @@ const schemas: Record<string, Schema> = {
     description: nullable(str),
     createdAt: dateTime,
   }),
+  ListeningProgress: obj({ fileId: uuid, position: num, finished: bool, updatedAt: dateTime }),
   DashboardStats: obj({
     userCount: int,
     fileCount: int,
@@ -189,7 +190,8 @@ const routes: Record<string, RouteDoc> = {
   'GET /files': {
     tags: 'library',
     access: 'user',
-    summary: 'The files you may see, newest first. Query: search (title or description), offset, limit.',
+    summary:
+      'The files you may see. Query: search (title or description), sort (recently_added, the default; title; duration; recently_played), offset, limit.',
     data: list(ref('AudioFile')),
     extra: { total: int },
   },
@@ -345,6 +347,26 @@ const routes: Record<string, RouteDoc> = {
     status: 201,
   },
   'DELETE /checkpoints/{id}': { tags: 'checkpoints', access: 'user', summary: 'Delete one of your own checkpoints.' },
+
+  'GET /progress': {
+    tags: 'progress',
+    access: 'user',
+    summary: 'Continue listening: files you started and have not finished, most recently played first. Query: limit.',
+    data: list({ allOf: [ref('AudioFile'), obj({ progress: ref('ListeningProgress') })] }),
+  },
+  'GET /progress/{fileId}': {
+    tags: 'progress',
+    access: 'user',
+    summary: 'Your position in a file you may see; null when you have not played it.',
+    data: nullable(ref('ListeningProgress')),
+  },
+  'PUT /progress/{fileId}': {
+    tags: 'progress',
+    access: 'user',
+    summary: 'Store your position in a file you may see (at most 4 saves a second per device session).',
+    body: obj({ position: num, finished: bool }, ['position']),
+    data: ref('ListeningProgress'),
+  },
 
   'POST /audio/upload/init': {
     tags: 'uploads',

@@ -10,6 +10,7 @@ import { openApiRoutes } from './openapi.js';
 import { uploadsRoutes } from '../features/uploads/uploads.routes.js';
 import { streamRoutes } from '../features/streaming/stream.routes.js';
 import { chapterRoutes } from '../features/chapters/chapter.routes.js';
+import { progressRoutes } from '../features/progress/progress.routes.js';
 
 /** Every REST /api/v1 router; a feature adds its own here. */
 export function restRoutes(): Router {
@@ -26,5 +27,6 @@ export function restRoutes(): Router {
   router.use(uploadsRoutes());
   router.use(streamRoutes());
   router.use(chapterRoutes());
+  router.use(progressRoutes());
   return router;
 }

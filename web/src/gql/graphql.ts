@@ -42,6 +42,8 @@ export type AudioFile = {
   /** Public files are visible to every signed-in user. */
   isPublic: Scalars['Boolean']['output'];
   mimeType: Scalars['String']['output'];
+  /** The caller's own listening position in this file; null when they have not played it. */
+  progress: Maybe<ListeningProgress>;
   /** Size in bytes. */
   size: Scalars['Float']['output'];
   title: Scalars['String']['output'];
@@ -349,6 +351,28 @@ export type InitUploadInput = {
   totalChunks: Scalars['Int']['input'];
 };
 
+/** The order of the library. */
+export type LibrarySort =
+  /** Shortest first. */
+  | 'DURATION'
+  /** Newest uploads first. */
+  | 'RECENTLY_ADDED'
+  /** The files you played most recently first; files never played last. */
+  | 'RECENTLY_PLAYED'
+  /** By title, A to Z, ignoring case. */
+  | 'TITLE';
+
+/** Where the caller stopped in a file: their own position, kept across devices. */
+export type ListeningProgress = {
+  __typename: 'ListeningProgress';
+  fileId: Scalars['ID']['output'];
+  /** True once played to the end (or to within a few seconds of it). */
+  finished: Scalars['Boolean']['output'];
+  /** Seconds from the start, within the file's duration. */
+  position: Scalars['Float']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
 export type LoginInput = {
   /** True once the user accepted the single-device policy. */
   deviceApproved: Scalars['Boolean']['input'];
@@ -416,6 +440,8 @@ export type Mutation = {
   register: AuthPayload;
   /** Administrators: revoke a grant; the user's open players receive ACCESS_REVOKED and stop. */
   revokeAccess: FileAccessGrant;
+  /** Store where the caller is in a file they may see (rate limited per device session). NOT_FOUND for a file they may not see. */
+  saveProgress: ListeningProgress;
   /** Administrators: end one of a user's sessions; that device is signed out at once. */
   terminateUserSession: Scalars['Boolean']['output'];
   /** Administrators: lift the policy lock and the temporary lock. */
@@ -538,6 +564,12 @@ export type MutationRevokeAccessArgs = {
 };
 
 
+export type MutationSaveProgressArgs = {
+  fileId: Scalars['ID']['input'];
+  input: SaveProgressInput;
+};
+
+
 export type MutationTerminateUserSessionArgs = {
   sessionId: Scalars['ID']['input'];
   userId: Scalars['ID']['input'];
@@ -594,6 +626,8 @@ export type Query = {
   chapters: Array<Chapter>;
   /** The caller's own checkpoints in a file they may see, in playing order. */
   checkpoints: Array<Checkpoint>;
+  /** Files the caller has started and not finished, most recently played first (files they may see). */
+  continueListening: Array<AudioFile>;
   /** Administrators: counts, totals and the newest uploads. */
   dashboardStats: DashboardStats;
   /** Whether the caller may play a file, and how it is delivered. */
@@ -649,6 +683,7 @@ export type QueryAudioFilesArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
   search: InputMaybe<Scalars['String']['input']>;
+  sort?: LibrarySort;
 };
 
 
@@ -670,6 +705,11 @@ export type QueryChaptersArgs = {
 
 export type QueryCheckpointsArgs = {
   fileId: Scalars['ID']['input'];
+};
+
+
+export type QueryContinueListeningArgs = {
+  limit?: Scalars['Int']['input'];
 };
 
 
@@ -697,6 +737,14 @@ export type RegisterInput = {
   email: Scalars['String']['input'];
   name: Scalars['String']['input'];
   password: Scalars['String']['input'];
+};
+
+/** A listening position to store for a file the caller may see. */
+export type SaveProgressInput = {
+  /** True when playback reached the end. */
+  finished?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Seconds from the start; clamped to the file's duration. */
+  position: Scalars['Float']['input'];
 };
 
 /** Something that happened to this session: act on it at once. */

@@ -1,5 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122014316_initial } from './Migration20261122014316_initial.js';
+import { Migration20261125012134_listening_progress } from './Migration20261125012134_listening_progress.js';
 
 /** Listed explicitly, in order, so migrations run the same from dist/ and from Vitest. */
-export const migrationsList: MigrationObject[] = [{ name: 'Migration20261122014316_initial', class: Migration20261122014316_initial }];
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261122014316_initial', class: Migration20261122014316_initial },
+  { name: 'Migration20261125012134_listening_progress', class: Migration20261125012134_listening_progress },
+];

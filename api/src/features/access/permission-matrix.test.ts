@@ -230,6 +230,12 @@ const cases: Record<string, Case> = {
     rule: 'owner',
     run: async (s) => rest('DELETE', `/checkpoints/${await fresh.checkpoint()}`, undefined, s),
   },
+  'GET /progress': { rule: 'signedIn', run: (s) => rest('GET', '/progress', undefined, s) },
+  'GET /progress/:fileId': { rule: 'visibleFile', run: (s) => rest('GET', `/progress/${fileId}`, undefined, s) },
+  'PUT /progress/:fileId': {
+    rule: 'visibleFile',
+    run: (s) => rest('PUT', `/progress/${fileId}`, { position: 4 }, s),
+  },
   'GET /admin/users/count': { rule: 'admin', run: (s) => rest('GET', '/admin/users/count', undefined, s) },
   'GET /admin/files/stats': { rule: 'admin', run: (s) => rest('GET', '/admin/files/stats', undefined, s) },
   'GET /admin/users/with-sessions': {
@@ -320,6 +326,19 @@ const cases: Record<string, Case> = {
   'mutation deleteCheckpoint': {
     rule: 'owner',
     run: async (s) => gql('mutation ($id: ID!) { deleteCheckpoint(id: $id) }', { id: await fresh.checkpoint() }, s),
+  },
+  'query continueListening': {
+    rule: 'signedIn',
+    run: (s) => gql('{ continueListening { id progress { position } } }', {}, s),
+  },
+  'mutation saveProgress': {
+    rule: 'visibleFile',
+    run: (s) =>
+      gql(
+        'mutation ($id: ID!) { saveProgress(fileId: $id, input: { position: 5 }) { position } }',
+        { id: fileId },
+        s,
+      ),
   },
   'query adminUsers': { rule: 'admin', run: (s) => gql('{ adminUsers { total items { id sessionCount } } }', {}, s) },
   'query userCount': { rule: 'admin', run: (s) => gql('{ userCount }', {}, s) },

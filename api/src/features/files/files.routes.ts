@@ -9,10 +9,22 @@ import { presentFile, presentFiles } from './file-view.js';
 import * as files from './files.service.js';
 
 /** Query-string paging and search; absent values fall back to the service defaults. */
-function listQuery(req: Request): { search?: string; offset?: number; limit?: number; status?: string } {
+function listQuery(req: Request): {
+  search?: string;
+  offset?: number;
+  limit?: number;
+  status?: string;
+  sort?: string;
+} {
   const text = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined);
   const int = (name: string) => (text(name) === undefined ? undefined : Number(text(name)));
-  return { search: text('search'), offset: int('offset'), limit: int('limit'), status: text('status')?.toUpperCase() };
+  return {
+    search: text('search'),
+    offset: int('offset'),
+    limit: int('limit'),
+    status: text('status')?.toUpperCase(),
+    sort: text('sort')?.toUpperCase(),
+  };
 }
 
 /** REST clients read the whole library in one call unless they page. */

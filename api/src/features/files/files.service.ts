@@ -6,6 +6,7 @@ import { findVisibleFile, visibleFilesCondition } from '../access/visibility.js'
 import { requireCaller } from '../auth/auth.policy.js';
 import type { AudioFile } from './audio-file.entity.js';
 import { Cover, CoverStorage } from './cover.entity.js';
+import { libraryOrder } from './library-order.js';
 import { parseSearch } from './search-term.js';
 import { allOf, containsAny, type SqlCondition } from './sql-condition.js';
 import { resolveStoredPath } from './storage-paths.js';
@@ -36,7 +37,7 @@ export interface CoverImage {
 /** Newest first; the id breaks ties so paging is stable. */
 export const fileOrder = { createdAt: 'desc', id: 'asc' } as const;
 
-interface FileRow {
+export interface FileRow {
   id: string;
   title: string;
   description: string | null;
@@ -48,20 +49,23 @@ interface FileRow {
   created_at: string;
 }
 
-/** One page of the files matching `where`, in fileOrder: two statements, whatever the number of rows. */
-export async function findFilePage(ctx: Ctx, where: SqlCondition, page: Page): Promise<FilePage> {
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.em.execute<FileRow[]>(
-      `select id, title, description, filename, size, duration, mime_type, is_public, created_at
-       from audio_files where ${where.sql} order by created_at desc, id asc limit ? offset ?`,
-      [...where.params, page.limit, page.offset],
-    ),
-    ctx.em.execute<{ total: number }[]>(
-      `select count(*)::int as total from audio_files where ${where.sql}`,
-      where.params,
-    ),
-  ]);
-  const items = rows.map((row) => ({
+/** The columns of a FileSummary, for statements that read audio_files with other tables. */
+export const FILE_COLUMNS = [
+  'id',
+  'title',
+  'description',
+  'filename',
+  'size',
+  'duration',
+  'mime_type',
+  'is_public',
+  'created_at',
+]
+  .map((column) => `audio_files.${column}`)
+  .join(', ');
+
+export function toFileSummary(row: FileRow): FileSummary {
+  return {
     id: row.id,
     title: row.title,
     description: row.description,
@@ -71,18 +75,47 @@ export async function findFilePage(ctx: Ctx, where: SqlCondition, page: Page): P
     mimeType: row.mime_type,
     isPublic: row.is_public,
     createdAt: new Date(row.created_at),
-  }));
-  return { total, items };
+  };
 }
 
-/** The caller's library: the files they may see, optionally searched by title or description. */
-export async function listLibrary(ctx: Ctx, args: FileListArgs = {}): Promise<FilePage> {
+/** Newest first (fileOrder), the order of every list that names no other. */
+const NEWEST_FIRST: SqlCondition = { sql: 'audio_files.created_at desc, audio_files.id asc', params: [] };
+
+/**
+ * One page of the files matching `where`, in `order` (an ORDER BY list ending in a unique key so
+ * paging is stable): two statements, whatever the number of rows.
+ */
+export async function findFilePage(
+  ctx: Ctx,
+  where: SqlCondition,
+  page: Page,
+  order: SqlCondition = NEWEST_FIRST,
+): Promise<FilePage> {
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.em.execute<FileRow[]>(
+      `select ${FILE_COLUMNS} from audio_files where ${where.sql} order by ${order.sql} limit ? offset ?`,
+      [...where.params, ...order.params, page.limit, page.offset],
+    ),
+    ctx.em.execute<{ total: number }[]>(
+      `select count(*)::int as total from audio_files where ${where.sql}`,
+      where.params,
+    ),
+  ]);
+  return { total, items: rows.map(toFileSummary) };
+}
+
+/**
+ * The caller's library: the files they may see, optionally searched by title or description, in
+ * the chosen order (newest first unless told otherwise).
+ */
+export async function listLibrary(ctx: Ctx, args: FileListArgs & { sort?: string | null } = {}): Promise<FilePage> {
   const caller = requireCaller(ctx);
   const page = parsePage({ offset: args.offset, limit: args.limit });
   const search = parseSearch(args.search);
+  const order = libraryOrder(caller, args.sort);
   const where = [visibleFilesCondition(caller)];
   if (search) where.push(containsAny(['title', 'description'], search));
-  return findFilePage(ctx, allOf(where), page);
+  return findFilePage(ctx, allOf(where), page, order);
 }
 
 /** One file the caller may see; files they may not see are NOT_FOUND, as if they did not exist. */

@@ -2,6 +2,7 @@ import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 't
 import { PageArgs } from '../../graphql/paging.js';
 import { AudioFile } from './audio-file.entity.js';
 import type { FileSummary } from './files.service.js';
+import { LibrarySort } from './library-order.js';
 
 export enum FileStatusFilter {
   ALL = 'ALL',
@@ -11,6 +12,17 @@ export enum FileStatusFilter {
 registerEnumType(FileStatusFilter, {
   name: 'FileStatusFilter',
   description: 'Which files an administrator list shows.',
+});
+
+registerEnumType(LibrarySort, {
+  name: 'LibrarySort',
+  description: 'The order of the library.',
+  valuesConfig: {
+    RECENTLY_ADDED: { description: 'Newest uploads first.' },
+    TITLE: { description: 'By title, A to Z, ignoring case.' },
+    DURATION: { description: 'Shortest first.' },
+    RECENTLY_PLAYED: { description: 'The files you played most recently first; files never played last.' },
+  },
 });
 
 @ObjectType({ description: 'One page of audio files and how many match in all.' })
@@ -26,6 +38,9 @@ export class AudioFilePage {
 export class LibraryArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the title or description.' })
   search?: string | null;
+
+  @Field(() => LibrarySort, { defaultValue: LibrarySort.RECENTLY_ADDED })
+  sort!: LibrarySort;
 }
 
 @ArgsType()

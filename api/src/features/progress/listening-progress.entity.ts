@@ -1,0 +1,30 @@
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKeyProp, Property } from '@mikro-orm/core';
+import { AudioFile } from '../files/audio-file.entity.js';
+import { User } from '../users/user.entity.js';
+
+/**
+ * Where a user stopped in a file: one row per (user, file), overwritten by every save. Written with
+ * one upsert statement (progress.service.ts), so the entity only describes the table.
+ */
+@Entity({ tableName: 'listening_progress' })
+@Index({ properties: ['user', 'updatedAt'] })
+export class ListeningProgress {
+  [PrimaryKeyProp]?: ['user', 'file'];
+  [OptionalProps]?: 'finished' | 'updatedAt';
+
+  @ManyToOne(() => User, { primary: true, deleteRule: 'cascade' })
+  user!: User;
+
+  @ManyToOne(() => AudioFile, { primary: true, deleteRule: 'cascade' })
+  file!: AudioFile;
+
+  /** Seconds from the start, within the file's duration. */
+  @Property({ type: 'double precision' })
+  position!: number;
+
+  @Property({ default: false })
+  finished: boolean = false;
+
+  @Property({ type: 'timestamptz' })
+  updatedAt: Date = new Date();
+}

@@ -1,0 +1,48 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context.js';
+import { AudioFile } from '../files/audio-file.entity.js';
+import type { FileSummary } from '../files/files.service.js';
+import * as progress from './progress.service.js';
+import { ListeningProgress, SaveProgressInput } from './progress.types.js';
+
+@Resolver()
+export class ProgressResolver {
+  @Mutation(() => ListeningProgress, {
+    description:
+      'Store where the caller is in a file they may see (rate limited per device session). NOT_FOUND for a file they may not see.',
+  })
+  saveProgress(
+    @Arg('fileId', () => ID) fileId: string,
+    @Arg('input', () => SaveProgressInput) input: SaveProgressInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<ListeningProgress> {
+    return progress.saveProgress(ctx, fileId, { position: input.position, finished: input.finished ?? undefined });
+  }
+
+  @Query(() => [AudioFile], {
+    description: 'Files the caller has started and not finished, most recently played first (files they may see).',
+  })
+  async continueListening(
+    @Arg('limit', () => Int, { defaultValue: 10, description: '1 to 50.' }) limit: number,
+    @Ctx() ctx: GqlContext,
+  ): Promise<FileSummary[]> {
+    const rows = await progress.listInProgress(ctx, limit);
+    // The list already read each row's progress: the AudioFile.progress field needs no second read.
+    const userId = ctx.caller?.user.id;
+    for (const row of rows)
+      if (userId) ctx.loaders.progressByUserFile.prime({ userId, fileId: row.file.id }, row.progress);
+    return rows.map((row) => row.file);
+  }
+}
+
+@Resolver(() => AudioFile)
+export class AudioFileProgressResolver {
+  @FieldResolver(() => ListeningProgress, {
+    nullable: true,
+    description: "The caller's own listening position in this file; null when they have not played it.",
+  })
+  progress(@Root() file: FileSummary, @Ctx() ctx: GqlContext): Promise<ListeningProgress | null> | null {
+    if (!ctx.caller) return null;
+    return ctx.loaders.progressByUserFile.load({ userId: ctx.caller.user.id, fileId: file.id });
+  }
+}
