@@ -2,6 +2,8 @@ import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { User } from '../users/user.entity.js';
 
+export const ADMIN_REQUIRED = 'Administrator access required';
+
 export function isAdmin(user: Pick<User, 'role'>): boolean {
   return user.role === 'admin';
 }
@@ -13,6 +15,6 @@ export function requireCaller(ctx: Ctx): Caller {
 
 export function requireAdmin(ctx: Ctx): Caller {
   const caller = requireCaller(ctx);
-  if (!isAdmin(caller.user)) throw new AppError('FORBIDDEN', 'Administrator access required');
+  if (!isAdmin(caller.user)) throw new AppError('FORBIDDEN', ADMIN_REQUIRED);
   return caller;
 }

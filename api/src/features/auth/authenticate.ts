@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config.js';
 import type { Caller } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { User } from '../users/user.entity.js';
+import { ADMIN_REQUIRED, isAdmin } from './auth.policy.js';
 import { DeviceSession } from './device-session.entity.js';
 import { verifyAccessToken } from './tokens.js';
 
@@ -15,6 +16,37 @@ export function bearerToken(authorization: string | undefined | null): string | 
   const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
   return match ? match[1] : null;
 }
+
+/** What the "session still valid" rule reads of a device session. */
+export interface SessionState {
+  isActive: boolean;
+  userId: string;
+  /** When the session began; a reopened session on the same device begins anew. */
+  startedAt: Date;
+}
+
+export type SessionRefusal = 'ended' | 'locked';
+
+/**
+ * THE rule for a credential issued to a device session, in one place (bearer tokens, stream
+ * tokens, signed and chapter URLs, live subscriptions): the session is still active and the
+ * account's, the credential was issued in this session and not in an earlier one of the same
+ * device (`sessionStart`, null when it names none), and the account is unlocked. Null: it holds.
+ */
+export function sessionRefusal(
+  session: SessionState,
+  user: { id: string; isLocked: boolean },
+  sessionStart: number | null,
+): SessionRefusal | null {
+  if (!session.isActive || session.userId !== user.id || session.startedAt.getTime() !== sessionStart) return 'ended';
+  return user.isLocked ? 'locked' : null;
+}
+
+const stateOf = (session: DeviceSession): SessionState => ({
+  isActive: session.isActive,
+  userId: session.user.id,
+  startedAt: session.createdAt,
+});
 
 /** A row of another table, by primary key, read in the same statement as the caller. */
 export interface Companion<T extends object> {
@@ -86,11 +118,11 @@ export async function authenticateWith<T extends object>(
   const claims = await verifyAccessToken(config.secret, token);
   const found = await findSessionWithUser(em, claims.sessionId, claims.userId, companion);
   const { session } = found;
-  // A token signed for an earlier session on this device (since ended, then reopened) does not hold.
-  if (!session || !session.isActive || session.createdAt.getTime() !== claims.sessionStart) {
-    throw new AppError('UNAUTHENTICATED', 'Session expired or ended. Please log in again.');
+  const refusal = session ? sessionRefusal(stateOf(session), session.user, claims.sessionStart) : 'ended';
+  if (!session || refusal) {
+    const message = refusal === 'locked' ? 'Account is locked' : 'Session expired or ended. Please log in again.';
+    throw new AppError('UNAUTHENTICATED', message);
   }
-  if (session.user.isLocked) throw new AppError('UNAUTHENTICATED', 'Account is locked');
   if (!deviceId || deviceId !== session.deviceId) {
     throw new AppError('UNAUTHENTICATED', 'This token does not belong to this device');
   }
@@ -104,9 +136,19 @@ export async function authenticateWith<T extends object>(
  */
 export async function recheckCaller(em: EntityManager, caller: Caller): Promise<Caller | null> {
   const { session } = await findSessionWithUser(em, caller.session.id, caller.user.id);
-  if (!session?.isActive || session.user.isLocked) return null;
-  if (session.createdAt.getTime() !== caller.session.createdAt.getTime()) return null;
+  if (!session || sessionRefusal(stateOf(session), session.user, caller.session.createdAt.getTime())) return null;
   return { user: session.user, session };
+}
+
+/**
+ * THE "still an administrator" check, for work that outlives the request's own check (an upload
+ * that took minutes, a subscription, a change made under row locks): FORBIDDEN unless the caller's
+ * session still holds and its account is still an administrator's.
+ */
+export async function recheckAdmin(em: EntityManager, caller: Caller | null): Promise<Caller> {
+  const current = caller && (await recheckCaller(em, caller));
+  if (!current || !isAdmin(current.user)) throw new AppError('FORBIDDEN', ADMIN_REQUIRED);
+  return current;
 }
 
 /**

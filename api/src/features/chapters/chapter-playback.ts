@@ -6,14 +6,14 @@ import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
-import { sessionChapterFacts, type ChapterFacts } from '../streaming/access-facts.js';
+import { sessionChapterFacts, type ChapterFacts } from '../access/access-facts.js';
 import {
   allowStream,
   streamRefused,
   withPresenter,
   type Presenter,
   type SamePresenterCheck,
-} from '../streaming/stream-access.js';
+} from '../access/stream-access.js';
 import { expiresInSchema } from '../streaming/stream.schemas.js';
 import { isLiveExpiry, sameSecret, signParts, verifyParts } from '../streaming/url-signing.js';
 import { ChapterSegment } from './chapter-segment.entity.js';
@@ -109,12 +109,12 @@ async function checkGrant(
   }
   if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
   const facts = await sessionChapterFacts(ctx.em, parseId(sid, 'sid'), id, part);
-  // A session that ended since (even if the device has signed in again) takes its URLs with it.
-  if (!facts || facts.session.startedAt.getTime() !== st) throw streamRefused();
+  if (!facts) throw streamRefused();
   await assertSamePresenter(facts);
-  const { chapter, file } = facts;
-  if (!chapter || !file) throw new AppError('NOT_FOUND', 'Chapter not found');
-  await allowStream(ctx, facts, file);
+  // A session that ended since (even if the device has signed in again) takes its URLs with it.
+  await allowStream(ctx, facts, st, 'Chapter not found');
+  const { chapter } = facts;
+  if (!chapter) throw new AppError('NOT_FOUND', 'Chapter not found');
   if (chapter.status !== ChapterStatus.ready || !chapter.hasPlaylist) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
   return chapter;
 }

@@ -2,9 +2,8 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import type { GqlContext } from '../../graphql/context.js';
 import type { ChapterEventPayload } from '../../graphql/pubsub.js';
 import { parseId } from '../../validation.js';
-import { AppError } from '../../errors.js';
-import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
-import { recheckCaller } from '../auth/authenticate.js';
+import { requireAdmin } from '../auth/auth.policy.js';
+import { recheckAdmin } from '../auth/authenticate.js';
 import { finalizeChapters, type FinalizeResult as FinalizeOutcome } from './chapter-finalize.js';
 import { createChapterStreamUrl } from './chapter-playback.js';
 import { Chapter, SegmentStorage } from './chapter.entity.js';
@@ -123,8 +122,7 @@ export class ChapterResolver {
     @Ctx() ctx: GqlContext,
   ): Promise<ChapterEvent> {
     // The subscription may outlive the caller's rights: each event goes only to an admin as of now.
-    const caller = ctx.caller && (await recheckCaller(ctx.em.fork(), ctx.caller));
-    if (!caller || !isAdmin(caller.user)) throw new AppError('FORBIDDEN', 'Administrator access required');
+    await recheckAdmin(ctx.em.fork(), ctx.caller);
     return event;
   }
 }

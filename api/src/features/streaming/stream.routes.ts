@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { sendData } from '../../http/respond.js';
 import { bearerToken } from '../auth/authenticate.js';
 import { sendByteRange } from './byte-range.js';
-import type { Presenter } from './stream-access.js';
+import type { Presenter } from '../access/stream-access.js';
 import * as streams from './stream.service.js';
 import { queryInteger, queryString } from './url-signing.js';
 

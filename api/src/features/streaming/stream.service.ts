@@ -7,8 +7,8 @@ import { findVisibleFile } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
-import { sessionFileFacts, streamTokenFacts, type FileFacts } from './access-facts.js';
-import { allowStream, streamRefused, withPresenter, type Presenter } from './stream-access.js';
+import { sessionFileFacts, streamTokenFacts, type FileFacts, type StreamTokenFacts } from '../access/access-facts.js';
+import { allowStream, streamRefused, withPresenter, type Presenter } from '../access/stream-access.js';
 import { signedUrlSchema } from './stream.schemas.js';
 import { StreamSession } from './stream-session.entity.js';
 import { isLiveExpiry, signParts, verifyParts } from './url-signing.js';
@@ -101,16 +101,17 @@ export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: s
     const current = async () => {
       const facts = await streamTokenFacts(ctx.em, tokenHash);
       if (!facts || facts.expiresAt.getTime() <= Date.now()) throw streamRefused();
-      // Issued in an earlier session of this device, which has since ended: not this one's.
-      if (facts.createdAt < facts.session.startedAt) throw streamRefused();
       return facts;
     };
+    // A token holds in the session it was issued in: not once that ended and the device signed in again.
+    const issuedIn = (facts: StreamTokenFacts) =>
+      facts.createdAt < facts.session.startedAt ? null : facts.session.startedAt.getTime();
     const facts = await current();
     await assertSamePresenter(facts);
-    await allowStream(ctx, facts, facts.file);
+    await allowStream(ctx, facts, issuedIn(facts));
     const recheck = async () => {
       const now = await current();
-      await allowStream(ctx, now, now.file);
+      await allowStream(ctx, now, issuedIn(now));
     };
     const bytes = await storedBytes(ctx, facts.file);
     return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType, recheck };
@@ -188,20 +189,16 @@ export async function openSignedUrl(
     if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
     const current = async () => {
       const facts = await sessionFileFacts(ctx.em, parseId(sid, 'sid'), parseId(fileId, 'fileId'));
-      if (!facts || facts.session.startedAt.getTime() !== st) throw streamRefused();
+      if (!facts) throw streamRefused();
       return facts;
     };
     const facts = await current();
     await assertSamePresenter(facts);
-    const { file } = facts;
-    if (!file) throw new AppError('NOT_FOUND', 'Audio file not found');
-    await allowStream(ctx, facts, file);
+    const file = await allowStream(ctx, facts, st);
     const recheck = async () => {
       // An open response ends with its URL, as one opened by a stream token does.
       if (!isLiveExpiry(exp)) throw streamRefused();
-      const now = await current();
-      if (!now.file) throw new AppError('NOT_FOUND', 'Audio file not found');
-      await allowStream(ctx, now, now.file);
+      await allowStream(ctx, await current(), st);
     };
     const bytes = await storedBytes(ctx, file);
     const from = byteAt(start, file.duration, bytes.size);

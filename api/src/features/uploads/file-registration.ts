@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { Caller, Ctx } from '../../context.js';
-import { AppError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { isAdmin } from '../auth/auth.policy.js';
-import { recheckCaller } from '../auth/authenticate.js';
+import { recheckAdmin } from '../auth/authenticate.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { parseCoverStorageType, setCover, type CoverWrite, type ReceivedCover } from '../files/cover-storage.js';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
@@ -91,8 +89,7 @@ export async function registerAudioFile(
       em,
     );
     // The upload may have taken minutes: whoever sent it must still be a signed-in administrator.
-    const uploader = await recheckCaller(em.fork(), caller);
-    if (!uploader || !isAdmin(uploader.user)) throw new AppError('FORBIDDEN', 'Administrator access required');
+    await recheckAdmin(em.fork(), caller);
     await em.flush();
     await coverWrite?.commit();
     return file;

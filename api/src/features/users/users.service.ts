@@ -9,7 +9,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
 import { emailSchema, nameSchema, passwordSchema } from '../auth/auth.schemas.js';
 import { endSessions, hashPassword } from '../auth/auth.service.js';
-import { recheckCaller } from '../auth/authenticate.js';
+import { recheckAdmin } from '../auth/authenticate.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { parseSearch } from '../files/search-term.js';
@@ -144,8 +144,7 @@ async function lockCallerAndUser(tx: EntityManager, caller: Caller, userId: stri
     { id: [caller.user.id, userId] },
     { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true },
   );
-  const current = await recheckCaller(tx, caller);
-  if (!current || !isAdmin(current.user)) throw new AppError('FORBIDDEN', 'Administrator access required');
+  await recheckAdmin(tx, caller);
   const user = rows.find((u) => u.id === userId);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   return user;

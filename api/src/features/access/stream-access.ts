@@ -1,9 +1,9 @@
 import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { mayViewFile } from '../access/visibility.js';
-import { authenticate, noteActivity } from '../auth/authenticate.js';
+import { authenticate, noteActivity, sessionRefusal } from '../auth/authenticate.js';
 import { verifyAccessToken } from '../auth/tokens.js';
 import type { AccessFacts, FileFacts } from './access-facts.js';
+import { mayViewFile } from './visibility.js';
 
 /** The one answer for a byte credential that no longer holds; the player re-initialises on 403. */
 export const streamRefused = () => new AppError('FORBIDDEN', 'Stream session is no longer valid');
@@ -16,24 +16,25 @@ export interface Presenter {
 }
 
 /**
- * Re-checks, at the moment of a byte request, what a stream credential was issued for: the
- * account is unlocked, the device session still active and the file still visible (grant live).
+ * Re-checks, at the moment of a byte request, what a stream credential was issued for: the device
+ * session still holds it (sessionRefusal: active, unlocked, issued in this session, `sessionStart`),
+ * the file exists and is still visible (grant live); then brings the session's last activity up to
+ * date, as a player's byte requests may be the only calls the session makes. Resolves to the file.
  */
-function assertStreamStillAllowed(facts: AccessFacts, file: FileFacts): void {
-  const { session, user, grant } = facts;
-  if (user.isLocked || !session.isActive || session.userId !== user.id) throw streamRefused();
+export async function allowStream(
+  ctx: Ctx,
+  facts: AccessFacts,
+  sessionStart: number | null,
+  missing = 'Audio file not found',
+): Promise<FileFacts> {
+  const { session, user, file, grant } = facts;
+  if (sessionRefusal(session, user, sessionStart)) throw streamRefused();
+  if (!file) throw new AppError('NOT_FOUND', missing);
   if (!mayViewFile(user, file, grant)) {
     throw new AppError('FORBIDDEN', 'Access denied. You do not have permission to access this file.');
   }
-}
-
-/**
- * assertStreamStillAllowed, then the device session's last activity brought up to date: while a
- * player plays, its byte requests may be the only calls the session makes.
- */
-export async function allowStream(ctx: Ctx, facts: AccessFacts, file: FileFacts): Promise<void> {
-  assertStreamStillAllowed(facts, file);
-  await noteActivity(ctx.em, facts.session.id, facts.session.lastActivity);
+  await noteActivity(ctx.em, session.id, session.lastActivity);
+  return file;
 }
 
 /** Checks that the presenter is the device session a credential was issued to. */
@@ -74,11 +75,8 @@ export async function withPresenter<T>(
     if (claims) {
       const isThisSession =
         claims.sessionId === session.id &&
-        claims.sessionStart === session.startedAt.getTime() &&
         claims.userId === session.userId &&
-        session.userId === user.id &&
-        session.isActive &&
-        !user.isLocked &&
+        sessionRefusal(session, user, claims.sessionStart) === null &&
         presenter.deviceId === session.deviceId;
       const presented = isThisSession ? session.id : (await authenticatePresenter())?.session.id;
       settled = true;

@@ -1,22 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SessionState } from '../auth/authenticate.js';
 import type { ChapterStatus } from '../chapters/chapter.entity.js';
 import type { UserRole } from '../users/user.entity.js';
 
 /**
  * What a byte request re-checks, read in one statement: it runs for every range a player fetches,
  * and on the embedded database every statement waits for the one connection. Only facts are read
- * here; the rules stay where they are (stream-access.ts, and visibility.ts for who sees a file).
+ * here; the rules stay where they are (sessionRefusal in authenticate.ts, stream-access.ts, and
+ * visibility.ts for who sees a file).
  */
 
 /** The device session a credential was issued to. */
-export interface SessionFacts {
+export interface SessionFacts extends SessionState {
   id: string;
   deviceId: string;
-  isActive: boolean;
-  userId: string;
   lastActivity: Date;
-  /** When the session began: a credential issued before it belongs to an earlier, ended one. */
-  startedAt: Date;
 }
 
 /** The account the credential was issued to. */
