@@ -38,6 +38,8 @@ export function createFormatError(logger: Logger) {
   };
 }
 
+export type FormatError = ReturnType<typeof createFormatError>;
+
 /**
  * An AppError raised by a plugin before execution, as a GraphQLError that carries the HTTP status
  * (Apollo answers 500 for anything else thrown there).

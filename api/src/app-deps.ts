@@ -1,0 +1,14 @@
+import type { AppConfig } from './config.js';
+import type { AppDeps } from './context.js';
+import { authLimits } from './features/auth/rate-limiter.js';
+import { progressLimits } from './features/progress/progress.service.js';
+import { hashThread } from './features/uploads/hash-thread.js';
+import { createEventBus, type EventBus } from './graphql/pubsub.js';
+import type { Logger } from './logger.js';
+
+/** What services share for the app's lifetime, and the event bus behind it (closed on stop). */
+export function createAppDeps(config: AppConfig, logger: Logger): { deps: AppDeps; events: EventBus } {
+  const events = createEventBus(config.redisUrl);
+  hashThread.onFailure = (err) => logger.error('uploads.hash_thread_failed', { error: String(err) });
+  return { deps: { config, pubSub: events.pubSub, logger, ...authLimits(config), ...progressLimits() }, events };
+}
