@@ -3,7 +3,7 @@ import type { AppDeps } from './context.js';
 import { authLimits } from './features/auth/rate-limiter.js';
 import { progressLimits } from './features/progress/progress.service.js';
 import { hashThread } from './features/uploads/hash-thread.js';
-import { createEventBus, type EventBus } from './graphql/pubsub.js';
+import { createEventBus, type EventBus } from './event-bus.js';
 import type { Logger } from './logger.js';
 
 /** What services share for the app's lifetime, and the event bus behind it (closed on stop). */

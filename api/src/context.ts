@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from './config.js';
 import type { DeviceSession } from './features/auth/device-session.entity.js';
 import type { User } from './features/users/user.entity.js';
-import type { AppPubSub } from './graphql/pubsub.js';
+import type { AppPubSub } from './event-bus.js';
 import type { PhantomLocks, RateLimiter } from './features/auth/rate-limiter.js';
 import type { Logger } from './logger.js';
 

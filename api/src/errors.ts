@@ -45,11 +45,6 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
-export const forbidden = (message = 'You do not have permission to do this') =>
-  new AppError('FORBIDDEN', message);
-export const badInput = (message: string) => new AppError('BAD_USER_INPUT', message);
-
 /**
  * A database refusal caused by the caller's text rather than by the server: PostgreSQL cannot
  * store a NUL character (22021) nor an escape it cannot translate (22P05), in text or jsonb.

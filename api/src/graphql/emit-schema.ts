@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createPubSub } from '@graphql-yoga/subscription';
-import type { AppPubSub } from './pubsub.js';
+import type { AppPubSub } from '../event-bus.js';
 import { createSchema, printSchemaSdl } from './schema.js';
 
 const target = fileURLToPath(new URL('../../../schema.graphql', import.meta.url));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { describe, expect, it } from 'vitest';
-import type { AppPubSub } from './pubsub.js';
+import type { AppPubSub } from '../event-bus.js';
 import { createSchema, printSchemaSdl } from './schema.js';
 
 describe('schema.graphql', () => {

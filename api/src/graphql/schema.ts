@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import type { AppPubSub } from './pubsub.js';
+import type { AppPubSub } from '../event-bus.js';
 import { resolvers } from './resolvers.js';
 
 /** Builds the executable schema. Validation is done by the services (zod), shared with REST. */

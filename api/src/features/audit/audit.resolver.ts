@@ -1,6 +1,6 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
-import { PageArgs } from '../../graphql/paging.js';
+import { PageArgs } from '../../paging.js';
 import { listAuditLog } from './audit.service.js';
 import { AuditLogPage } from './audit.types.js';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../context.js';
-import { parsePage, type Page } from '../../graphql/paging.js';
+import { parsePage, type Page } from '../../paging.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import type { User } from '../users/user.entity.js';
 import { AuditEntry } from './audit-entry.entity.js';

@@ -1,7 +1,7 @@
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
-import type { SecurityEventPayload } from '../../graphql/pubsub.js';
+import type { SecurityEventPayload } from '../../event-bus.js';
 import { User } from '../users/user.entity.js';
 import { requireCaller } from './auth.policy.js';
 import * as auth from './auth.service.js';

@@ -1,4 +1,4 @@
-import type { AppPubSub, SecurityEventType } from '../../graphql/pubsub.js';
+import type { AppPubSub, SecurityEventType } from '../../event-bus.js';
 
 export const securityMessages = {
   FORCED_LOGOUT: 'You have been signed out.',

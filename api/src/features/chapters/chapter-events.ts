@@ -1,4 +1,4 @@
-import type { AppPubSub } from '../../graphql/pubsub.js';
+import type { AppPubSub } from '../../event-bus.js';
 
 /** Tells admin screens watching a file that its chapters changed (a null chapter: several did). */
 export function publishChapterEvent(

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { parsePage } from '../../graphql/paging.js';
+import { parsePage } from '../../paging.js';
 import { parseId, parseInput } from '../../validation.js';
 import { lockLiveGrantees } from '../access/visibility.js';
 import { recordAudit } from '../audit/audit.service.js';

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { parsePage, type Page } from '../../graphql/paging.js';
+import { parsePage, type Page } from '../../paging.js';
 import { parseId } from '../../validation.js';
 import { findVisibleFile, visibleFilesCondition } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';

@@ -1,5 +1,5 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PageArgs } from '../../graphql/paging.js';
+import { PageArgs } from '../../paging.js';
 import { AudioFile } from './audio-file.entity.js';
 import type { FileSummary } from './files.service.js';
 import { LibrarySort } from './library-order.js';

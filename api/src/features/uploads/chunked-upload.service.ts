@@ -1,6 +1,6 @@
 import { rename, stat } from 'node:fs/promises';
 import type { Caller, Ctx } from '../../context.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { parseId, parseInput, uuidPattern } from '../../validation.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import { authenticateWith } from '../auth/authenticate.js';
@@ -95,7 +95,7 @@ async function checkedOwnUpload(
   session: UploadSession | null,
   mustBeActive: boolean,
 ): Promise<UploadSession> {
-  if (!session) throw notFound('Upload');
+  if (!session) throw new AppError('NOT_FOUND', 'Upload not found');
   if (session.owner.id !== caller.user.id)
     throw new AppError('FORBIDDEN', 'This upload belongs to another administrator');
   if (session.status === UploadStatus.active && session.expiresAt.getTime() <= Date.now()) {

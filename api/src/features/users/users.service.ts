@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { parsePage, type Page } from '../../graphql/paging.js';
+import { parsePage, type Page } from '../../paging.js';
 import { parseId, parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { isAdmin, requireAdmin } from '../auth/auth.policy.js';

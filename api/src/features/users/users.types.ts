@@ -1,5 +1,5 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { PageArgs } from '../../graphql/paging.js';
+import { PageArgs } from '../../paging.js';
 import { User, UserRole } from './user.entity.js';
 import type { UserSummary } from './users.service.js';
 

@@ -2,7 +2,7 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppPubSub } from '../../graphql/pubsub.js';
+import type { AppPubSub } from '../../event-bus.js';
 import { createSchema } from '../../graphql/schema.js';
 import type { Session } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';

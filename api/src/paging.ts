@@ -1,6 +1,6 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import { z } from 'zod';
-import { parseInput } from '../validation.js';
+import { parseInput } from './validation.js';
 
 @ArgsType()
 export class PageArgs {
