@@ -84,7 +84,15 @@ const schemas: Record<string, Schema> = {
       type: 'string',
       description: 'GET this URL (with the bearer token) for a file-stored cover.',
     }),
-    coverImageBase64: nullable({ type: 'string', description: 'A data: URL for an inline cover.' }),
+    coverImageBase64: nullable({
+      type: 'string',
+      description: 'A data: URL for an inline cover, on a single file only (null in lists: use coverUrl).',
+    }),
+    coverUrl: nullable({
+      type: 'string',
+      description: 'GET this URL (with the bearer token) for the cover, whichever the storage; null without one.',
+    }),
+    coverThumbnailUrl: nullable({ type: 'string', description: 'As coverUrl, at most 512 px on its long side.' }),
     chapters: list(ref('Chapter')),
   }),
   FileAccess: obj({
@@ -212,7 +220,8 @@ const routes: Record<string, RouteDoc> = {
   'GET /files/cover/{id}': {
     tags: 'library',
     access: 'user',
-    summary: 'The cover image of a file you may see.',
+    summary:
+      'The cover image of a file you may see; `?size=thumbnail` for a copy at most 512 px on its long side. Private, revalidated by ETag.',
     bytes: 'image/*',
   },
   'GET /files/{id}/chapters': {

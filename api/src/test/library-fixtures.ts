@@ -83,7 +83,7 @@ export async function addCover(
   t: TestApp,
   fileId: string,
   storageType: CoverStorage,
-  bytes = PNG_BYTES,
+  bytes: Buffer = PNG_BYTES,
 ): Promise<Cover> {
   const em = t.app.orm.em.fork();
   const relative = storageType === CoverStorage.file ? `covers/${fileId}.png` : null;

@@ -11,10 +11,12 @@
  *   (a form with no cover chosen); rejects with PAYLOAD_TOO_LARGE or UNSUPPORTED_MEDIA_TYPE. The
  *   stream is always drained, so the rest of a multipart body keeps flowing.
  * - `setCover(em, dataDir, file, received, storageType)`: creates or replaces the file's Cover
- *   (persisted, not flushed); a `file` cover is written to DATA_DIR/covers first.
+ *   (persisted, not flushed) with its card-sized thumbnail; a `file` cover and its thumbnail are
+ *   written to DATA_DIR/covers first.
  * - `removeCover(em, dataDir, file)`: removes the file's Cover, if any (persisted, not flushed).
- * Both return a `CoverWrite`: call `commit()` after the flush succeeded (deletes a replaced image
- * file) or `rollback()` if it failed (deletes the image file just written), so the disk always
+ * - `storedCoverPaths(cover)`: the image files a cover row points at.
+ * Both return a `CoverWrite`: call `commit()` after the flush succeeded (deletes replaced image
+ * files) or `rollback()` if it failed (deletes the image files just written), so the disk always
  * matches the database.
  */
 import { randomBytes } from 'node:crypto';
@@ -24,6 +26,7 @@ import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../errors.js';
 import type { AudioFile } from './audio-file.entity.js';
+import { makeThumbnail } from './cover-thumbnail.js';
 import { Cover, CoverStorage } from './cover.entity.js';
 import { resolveStoredPath, storageDirs } from './storage-paths.js';
 
@@ -94,9 +97,24 @@ export function receiveCover(stream: Readable): Promise<ReceivedCover | null> {
   });
 }
 
-async function removeStored(dataDir: string, relative: string | null | undefined): Promise<void> {
-  if (!relative) return;
-  await rm(resolveStoredPath(dataDir, relative), { force: true });
+async function removeStored(dataDir: string, relatives: (string | null | undefined)[]): Promise<void> {
+  await Promise.all(
+    relatives.map((relative) => (relative ? rm(resolveStoredPath(dataDir, relative), { force: true }) : undefined)),
+  );
+}
+
+/** Writes bytes under DATA_DIR/covers with a fresh name, so an old image survives until its row is replaced. */
+async function writeStored(dataDir: string, fileId: string, extension: string, bytes: Buffer): Promise<string> {
+  const relative = path.posix.join(storageDirs.covers, `${fileId}-${randomBytes(6).toString('hex')}.${extension}`);
+  await mkdir(path.dirname(resolveStoredPath(dataDir, relative)), { recursive: true });
+  await writeFile(resolveStoredPath(dataDir, relative), bytes, { mode: 0o600 });
+  return relative;
+}
+
+/** The image files (original and thumbnail) a cover row points at, relative to DATA_DIR. */
+export function storedCoverPaths(cover: Cover | null): string[] {
+  if (cover?.storageType !== CoverStorage.file) return [];
+  return [cover.path, cover.thumbnailPath].filter((p): p is string => Boolean(p));
 }
 
 export async function setCover(
@@ -106,41 +124,47 @@ export async function setCover(
   received: ReceivedCover,
   storageType: CoverStorage,
 ): Promise<CoverWrite> {
-  const existing = await em.findOne(Cover, { file: file.id }, { populate: ['base64'] });
-  const replacedPath = existing?.storageType === CoverStorage.file ? (existing.path ?? null) : null;
-  let writtenPath: string | null = null;
-  if (storageType === CoverStorage.file) {
-    // A fresh name each time, so the old image survives until the new row is committed.
-    writtenPath = path.posix.join(
-      storageDirs.covers,
-      `${file.id}-${randomBytes(6).toString('hex')}.${extensionByMime[received.mimeType]}`,
-    );
-    await mkdir(path.dirname(resolveStoredPath(dataDir, writtenPath)), { recursive: true });
-    await writeFile(resolveStoredPath(dataDir, writtenPath), received.bytes, { mode: 0o600 });
+  const [existing, thumbnail] = await Promise.all([
+    em.findOne(Cover, { file: file.id }, { populate: ['base64', 'thumbnail'] }),
+    makeThumbnail(received.bytes),
+  ]);
+  const replaced = storedCoverPaths(existing);
+  const written: string[] = [];
+  const inFiles = storageType === CoverStorage.file;
+  try {
+    if (inFiles) {
+      written.push(await writeStored(dataDir, file.id, extensionByMime[received.mimeType], received.bytes));
+      if (thumbnail) written.push(await writeStored(dataDir, file.id, 'thumb.webp', thumbnail));
+    }
+  } catch (err) {
+    await removeStored(dataDir, written);
+    throw err;
   }
   const values = {
     storageType,
     mimeType: received.mimeType,
     size: received.bytes.length,
-    path: writtenPath,
-    base64: storageType === CoverStorage.base64 ? received.bytes.toString('base64') : null,
+    path: inFiles ? written[0] : null,
+    base64: inFiles ? null : received.bytes.toString('base64'),
+    thumbnailPath: inFiles ? (written[1] ?? null) : null,
+    thumbnail: inFiles ? null : thumbnail,
   };
   const cover = existing ? em.assign(existing, values) : em.create(Cover, { file, ...values, updatedAt: new Date() });
   em.persist(cover);
   return {
     cover,
-    commit: () => removeStored(dataDir, replacedPath),
-    rollback: () => removeStored(dataDir, writtenPath),
+    commit: () => removeStored(dataDir, replaced),
+    rollback: () => removeStored(dataDir, written),
   };
 }
 
 export async function removeCover(em: EntityManager, dataDir: string, file: AudioFile): Promise<CoverWrite> {
   const existing = await em.findOne(Cover, { file: file.id });
   if (existing) em.remove(existing);
-  const removedPath = existing?.storageType === CoverStorage.file ? (existing.path ?? null) : null;
+  const removed = storedCoverPaths(existing);
   return {
     cover: null,
-    commit: () => removeStored(dataDir, removedPath),
+    commit: () => removeStored(dataDir, removed),
     rollback: () => Promise.resolve(),
   };
 }

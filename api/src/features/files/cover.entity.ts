@@ -6,7 +6,7 @@ export enum CoverStorage {
   base64 = 'base64',
 }
 
-/** A file's cover image: either a file under DATA_DIR or inline base64 in this row. */
+/** A file's cover image: either a file under DATA_DIR or inline base64 in this row, and its thumbnail. */
 @Entity({ tableName: 'covers' })
 export class Cover {
   [PrimaryKeyProp]?: 'file';
@@ -29,6 +29,16 @@ export class Cover {
 
   @Property({ type: 'text', nullable: true, lazy: true })
   base64?: string | null;
+
+  /**
+   * The card-sized WebP copy (cover-thumbnail.ts), stored the way the original is: relative to
+   * DATA_DIR, or bytes in this row. Neither when the original is small enough to be its own.
+   */
+  @Property({ length: 512, nullable: true })
+  thumbnailPath?: string | null;
+
+  @Property({ type: 'bytea', nullable: true, lazy: true })
+  thumbnail?: Buffer | null;
 
   @Property({ type: 'timestamptz', onUpdate: () => new Date() })
   updatedAt: Date = new Date();

@@ -12,8 +12,15 @@ import { publishSecurityEvent } from '../auth/security-events.js';
 import { ChapterSegment } from '../chapters/chapter-segment.entity.js';
 import { Chapter } from '../chapters/chapter.entity.js';
 import { AudioFile } from './audio-file.entity.js';
-import { parseCoverStorageType, removeCover, setCover, type CoverWrite, type ReceivedCover } from './cover-storage.js';
-import { Cover, CoverStorage } from './cover.entity.js';
+import {
+  parseCoverStorageType,
+  removeCover,
+  setCover,
+  storedCoverPaths,
+  type CoverWrite,
+  type ReceivedCover,
+} from './cover-storage.js';
+import { Cover } from './cover.entity.js';
 import { findFilePage, type FileListArgs, type FilePage } from './files.service.js';
 import { parseSearch } from './search-term.js';
 import { allOf, containsAny, type SqlCondition } from './sql-condition.js';
@@ -110,7 +117,7 @@ export async function updateFile(
   return file;
 }
 
-/** Stored paths of everything a file owns on disk: audio, cover image, chapter segments. */
+/** Stored paths of everything a file owns on disk: audio, cover images, chapter segments. */
 async function storedPathsOf(ctx: Ctx, file: AudioFile): Promise<{ files: string[]; dirs: string[] }> {
   const [cover, chapters] = await Promise.all([
     ctx.em.findOne(Cover, { file: file.id }),
@@ -124,7 +131,7 @@ async function storedPathsOf(ctx: Ctx, file: AudioFile): Promise<{ files: string
       )
     : [];
   const files = [file.storagePath, ...segments.map((s) => s.path as string)];
-  if (cover?.storageType === CoverStorage.file && cover.path) files.push(cover.path);
+  files.push(...storedCoverPaths(cover));
   return { files, dirs: chapters.map((c) => path.posix.join(storageDirs.chapters, c.id)) };
 }
 

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Chapter } from '../chapters/chapter.entity.js';
+import type { CoverSize } from './cover-thumbnail.js';
 import { CoverStorage } from './cover.entity.js';
 import { inList } from './sql-condition.js';
 
@@ -30,7 +31,7 @@ export function createFileLoaders(em: EntityManager) {
       const byFile = new Map(rows.map((r) => [r.file_id, r.storage_type]));
       return fileIds.map((id) => byFile.get(id) ?? null);
     }),
-    /** Inline covers as data URLs, read only when a client asks for them. */
+    /** Inline covers as data URLs, read only for a single file's answer (lists carry coverUrl). */
     coverDataUrlByFile: new DataLoader<string, string | null>(async (fileIds) => {
       const files = inList('file_id', fileIds);
       const rows = await em.execute<{ file_id: string; mime_type: string; base64: string | null }[]>(
@@ -53,7 +54,13 @@ export function createFileLoaders(em: EntityManager) {
 }
 export type FileLoaders = ReturnType<typeof createFileLoaders>;
 
-/** The REST URL of a file-stored cover; inline covers travel as coverImageBase64 instead. */
+/** The REST URL of a file's cover, whichever the storage, or of its card-sized copy; null when it has none. */
+export function coverUrlOf(fileId: string, storage: CoverStorage | null, size: CoverSize = 'full'): string | null {
+  if (storage === null) return null;
+  return `/api/v1/files/cover/${fileId}${size === 'thumbnail' ? '?size=thumbnail' : ''}`;
+}
+
+/** The spec's coverImagePath: set for file-stored covers only, as older clients expect. */
 export function coverImagePathOf(fileId: string, storage: CoverStorage | null): string | null {
   return storage === CoverStorage.file ? `/api/v1/files/cover/${fileId}` : null;
 }

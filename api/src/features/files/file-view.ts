@@ -1,5 +1,5 @@
 import type { Chapter } from '../chapters/chapter.entity.js';
-import { coverImagePathOf, type FileLoaders } from './file-loaders.js';
+import { coverImagePathOf, coverUrlOf, type FileLoaders } from './file-loaders.js';
 import type { FileSummary } from './files.service.js';
 
 /** A file as REST clients read it: the same fields as the GraphQL AudioFile type. */
@@ -14,7 +14,10 @@ export interface FileView {
   isPublic: boolean;
   createdAt: Date;
   coverImagePath: string | null;
+  /** The inline cover as a data: URL on a single file's answer; null in lists, which carry coverUrl. */
   coverImageBase64: string | null;
+  coverUrl: string | null;
+  coverThumbnailUrl: string | null;
   chapters?: ChapterView[];
 }
 
@@ -37,17 +40,26 @@ function chapterView(c: Chapter): ChapterView {
   };
 }
 
-/** Builds REST views through the batch loaders, so a list costs a fixed number of queries. */
+interface ViewOptions {
+  chapters?: boolean;
+  /** The inline cover's bytes: a single file's answer only, where the spec's clients read them. */
+  inlineCover?: boolean;
+}
+
+/**
+ * Builds REST views through the batch loaders, so a list costs a fixed number of queries. Lists
+ * name each cover by URL: inline base64 made a library page 30 times heavier and uncacheable.
+ */
 export async function presentFiles(
   files: FileSummary[],
   loaders: FileLoaders,
-  options: { chapters?: boolean } = {},
+  options: ViewOptions = {},
 ): Promise<FileView[]> {
   return Promise.all(
     files.map(async (file) => {
       const [coverStorage, inline, chapters] = await Promise.all([
         loaders.coverStorageByFile.load(file.id),
-        loaders.coverDataUrlByFile.load(file.id),
+        options.inlineCover ? loaders.coverDataUrlByFile.load(file.id) : null,
         options.chapters ? loaders.chaptersByFile.load(file.id) : null,
       ]);
       return {
@@ -62,6 +74,8 @@ export async function presentFiles(
         createdAt: file.createdAt,
         coverImagePath: coverImagePathOf(file.id, coverStorage),
         coverImageBase64: inline,
+        coverUrl: coverUrlOf(file.id, coverStorage),
+        coverThumbnailUrl: coverUrlOf(file.id, coverStorage, 'thumbnail'),
         ...(chapters ? { chapters: chapters.map(chapterView) } : {}),
       };
     }),
@@ -73,6 +87,6 @@ export async function presentFile(
   loaders: FileLoaders,
   options: { chapters?: boolean } = {},
 ): Promise<FileView> {
-  const [view] = await presentFiles([file], loaders, options);
+  const [view] = await presentFiles([file], loaders, { ...options, inlineCover: true });
   return view;
 }

@@ -1,9 +1,10 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
 import { Chapter } from '../chapters/chapter.entity.js';
 import { AudioFile } from './audio-file.entity.js';
 import * as admin from './file-admin.service.js';
-import { coverImagePathOf } from './file-loaders.js';
+import { coverImagePathOf, coverUrlOf } from './file-loaders.js';
 import * as files from './files.service.js';
 import { AdminFilesArgs, AudioFilePage, LibraryArgs, UpdateFileInput } from './files.types.js';
 
@@ -58,6 +59,12 @@ export class AdminFilesResolver {
   }
 }
 
+/** Whether a field is resolved inside a list (a path key is an index). */
+function isInList(path: GraphQLResolveInfo['path'] | undefined): boolean {
+  for (let at = path; at; at = at.prev) if (typeof at.key === 'number') return true;
+  return false;
+}
+
 // Roots are typed FileSummary, not AudioFile: TypeGraphQL then passes list rows as they are instead
 // of copying each into a new AudioFile for every field it resolves.
 @Resolver(() => AudioFile)
@@ -70,9 +77,36 @@ export class AudioFileFieldsResolver {
     return coverImagePathOf(file.id, await ctx.loaders.coverStorageByFile.load(file.id));
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'The cover as a data: URL when it is stored inline.' })
-  coverImageBase64(@Root() file: files.FileSummary, @Ctx() ctx: GqlContext): Promise<string | null> {
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'The cover as a data: URL when it is stored inline, on a single file only: null in lists, where coverUrl serves every cover.',
+  })
+  async coverImageBase64(
+    @Root() file: files.FileSummary,
+    @Ctx() ctx: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<string | null> {
+    // Inline covers made a library page 30 times heavier and impossible to cache.
+    if (isInList(info.path)) return null;
     return ctx.loaders.coverDataUrlByFile.load(file.id);
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'REST URL of the cover image, whichever the storage; null when the file has none. Fetch it with the bearer token; it is privately cacheable and revalidated (ETag).',
+  })
+  async coverUrl(@Root() file: files.FileSummary, @Ctx() ctx: GqlContext): Promise<string | null> {
+    return coverUrlOf(file.id, await ctx.loaders.coverStorageByFile.load(file.id));
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'As coverUrl, for a copy at most 512 pixels on its long side, for cards and lists.',
+  })
+  async coverThumbnailUrl(@Root() file: files.FileSummary, @Ctx() ctx: GqlContext): Promise<string | null> {
+    return coverUrlOf(file.id, await ctx.loaders.coverStorageByFile.load(file.id), 'thumbnail');
   }
 
   @FieldResolver(() => [Chapter], { description: 'Chapters in playing order.' })

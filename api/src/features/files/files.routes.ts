@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { AppError } from '../../errors.js';
 import { sendData } from '../../http/respond.js';
 import { requireAdmin } from '../auth/auth.policy.js';
+import type { CoverSize } from './cover-thumbnail.js';
 import * as admin from './file-admin.service.js';
 import { createFileLoaders } from './file-loaders.js';
 import { readFileUpdateForm, type FileUpdateForm } from './file-update-form.js';
@@ -27,6 +28,13 @@ function listQuery(req: Request): {
   };
 }
 
+/** `?size=thumbnail` asks for the card-sized copy; no size, the original. */
+function coverSize(value: unknown): CoverSize {
+  if (value === undefined || value === 'full') return 'full';
+  if (value === 'thumbnail') return 'thumbnail';
+  throw new AppError('BAD_USER_INPUT', "size must be 'full' or 'thumbnail'");
+}
+
 /** REST clients read the whole library in one call unless they page. */
 const REST_DEFAULT_LIMIT = 100;
 
@@ -42,7 +50,7 @@ export function filesRoutes(): Router {
   });
 
   router.get('/files/cover/:id', async (req, res, next) => {
-    const cover = await files.getCoverImage(res.locals.ctx, req.params.id);
+    const cover = await files.getCoverImage(res.locals.ctx, req.params.id, coverSize(req.query.size));
     // Private, and asked for again each time (a 304 when unchanged): a revoked grant, unpublished
     // file or ended session must stop showing it at once, not after a cached hour.
     res.setHeader('Cache-Control', 'private, no-cache');

@@ -5,6 +5,7 @@ import { parseId } from '../../validation.js';
 import { findVisibleFile, visibleFilesCondition } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
 import type { AudioFile } from './audio-file.entity.js';
+import { THUMBNAIL_MIME, type CoverSize } from './cover-thumbnail.js';
 import { Cover, CoverStorage } from './cover.entity.js';
 import { libraryOrder } from './library-order.js';
 import { parseSearch } from './search-term.js';
@@ -124,18 +125,36 @@ export async function getFile(ctx: Ctx, fileId: string): Promise<AudioFile> {
   return findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'));
 }
 
-/** A visible file's cover, from the file store or decoded from the inline copy. */
-export async function getCoverImage(ctx: Ctx, fileId: string): Promise<CoverImage> {
+/**
+ * A visible file's cover, from the file store or the row. A thumbnail request for a cover without
+ * one (small enough to be its own, or stored before thumbnails existed) gets the original.
+ */
+export async function getCoverImage(ctx: Ctx, fileId: string, size: CoverSize = 'full'): Promise<CoverImage> {
   const file = await getFile(ctx, fileId);
-  const cover = await ctx.em.findOne(Cover, { file: file.id }, { populate: ['base64'] });
+  // Only the copy asked for is read: an inline original can be 7 MB of base64.
+  const cover = await ctx.em.findOne(
+    Cover,
+    { file: file.id },
+    { populate: [size === 'thumbnail' ? 'thumbnail' : 'base64'] },
+  );
   if (!cover) throw new AppError('NOT_FOUND', 'Cover not found');
-  const etag = `"${file.id}-${cover.updatedAt.getTime()}"`;
-  const common = { mimeType: cover.mimeType, etag, updatedAt: cover.updatedAt };
-  if (cover.storageType === CoverStorage.file && cover.path) {
-    return { ...common, source: { kind: 'file', fullPath: resolveStoredPath(ctx.deps.config.dataDir, cover.path) } };
+  const stored = (relative: string) =>
+    ({ kind: 'file', fullPath: resolveStoredPath(ctx.deps.config.dataDir, relative) }) as const;
+  const answer = (variant: CoverSize, mimeType: string, source: CoverImage['source']): CoverImage => ({
+    mimeType,
+    etag: `"${file.id}-${cover.updatedAt.getTime()}${variant === 'thumbnail' ? '-thumb' : ''}"`,
+    updatedAt: cover.updatedAt,
+    source,
+  });
+  const inFiles = cover.storageType === CoverStorage.file;
+  if (size === 'thumbnail') {
+    if (inFiles && cover.thumbnailPath) return answer(size, THUMBNAIL_MIME, stored(cover.thumbnailPath));
+    if (!inFiles && cover.thumbnail) return answer(size, THUMBNAIL_MIME, { kind: 'inline', bytes: cover.thumbnail });
+    if (!inFiles) await ctx.em.populate(cover, ['base64']);
   }
-  if (cover.storageType === CoverStorage.base64 && cover.base64) {
-    return { ...common, source: { kind: 'inline', bytes: Buffer.from(cover.base64, 'base64') } };
+  if (inFiles && cover.path) return answer('full', cover.mimeType, stored(cover.path));
+  if (!inFiles && cover.base64) {
+    return answer('full', cover.mimeType, { kind: 'inline', bytes: Buffer.from(cover.base64, 'base64') });
   }
   throw new AppError('NOT_FOUND', 'Cover not found');
 }

@@ -107,49 +107,6 @@ describe('library and visibility', () => {
   });
 });
 
-describe('covers', () => {
-  it('serves a file-stored cover with its type and caching headers, only to those who may see the file', async () => {
-    const file = await createAudioFile(t, { title: 'Covered' });
-    await addCover(t, file.id, CoverStorage.file);
-    const res = await fetch(`${t.url}/api/v1/files/cover/${file.id}`, {
-      headers: { authorization: `Bearer ${admin.token}`, 'x-device-id': admin.deviceId },
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('image/png');
-    expect(res.headers.get('cache-control')).toBe('private, no-cache');
-    expect(Buffer.from(await res.arrayBuffer()).equals(PNG_BYTES)).toBe(true);
-    const again = await fetch(`${t.url}/api/v1/files/cover/${file.id}`, {
-      headers: {
-        authorization: `Bearer ${admin.token}`,
-        'x-device-id': admin.deviceId,
-        'if-none-match': res.headers.get('etag')!,
-      },
-    });
-    expect(again.status).toBe(304);
-
-    const [item] = (await library(admin, 'Covered')).items;
-    expect(item.coverImagePath).toBe(`/api/v1/files/cover/${file.id}`);
-    expect(item.coverImageBase64).toBeNull();
-
-    const stranger = await signIn(t, (await createUser(t)).email);
-    expect((await t.rest('GET', `/files/cover/${file.id}`, undefined, stranger)).status).toBe(404);
-    expect((await t.rest('GET', `/files/cover/${file.id}`)).status).toBe(401);
-  });
-
-  it('decodes an inline cover and offers it as a data URL', async () => {
-    const file = await createAudioFile(t, { title: 'Inline cover', isPublic: true });
-    await addCover(t, file.id, CoverStorage.base64);
-    const [item] = (await library(admin, 'Inline cover')).items;
-    expect(item.coverImagePath).toBeNull();
-    expect(item.coverImageBase64).toBe(`data:image/png;base64,${PNG_BYTES.toString('base64')}`);
-    const res = await fetch(`${t.url}/api/v1/files/cover/${file.id}`, {
-      headers: { authorization: `Bearer ${admin.token}`, 'x-device-id': admin.deviceId },
-    });
-    expect(res.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await res.arrayBuffer()).equals(PNG_BYTES)).toBe(true);
-  });
-});
-
 describe('admin files', () => {
   it('lists with search over filename and a public/private filter, with a total', async () => {
     const tag = `adm${Date.now()}`;

@@ -34,7 +34,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const LIBRARY = `{ audioFiles(limit: 100) { total items { id title duration isPublic coverImagePath coverImageBase64 chapters { id label } } } }`;
+const LIBRARY = `{ audioFiles(limit: 100) { total items { id title duration isPublic coverImagePath coverUrl coverThumbnailUrl chapters { id label } } } }`;
 const ADMIN_FILES = `{ adminFiles(limit: 100) { total items { id title fileAccesses { id status user { id name email } } chapters { id } coverImagePath } } }`;
 const ADMIN_USERS = `{ adminUsers(limit: 100) { total items { id name sessionCount hasMultipleSessions } } }`;
 

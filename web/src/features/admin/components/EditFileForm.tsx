@@ -25,8 +25,8 @@ function Info({ label, value }: { label: string; value: string }) {
 export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
   const navigate = useNavigate();
   const redirect = useRedirectAfter();
-  const currentCover = useCoverImage(file);
-  const hasCover = Boolean(file.coverImagePath || file.coverImageBase64);
+  const currentCover = useCoverImage(file.coverUrl);
+  const hasCover = file.coverUrl !== null;
   const [title, setTitle] = useState(file.title);
   const [description, setDescription] = useState(file.description ?? '');
   const [isPublic, setIsPublic] = useState(file.isPublic);

@@ -8,13 +8,14 @@ import { useCoverImage } from '../hooks/useCoverImage';
 
 export type LibraryFile = AudioFilesQuery['audioFiles']['items'][number];
 
+/** The spec's 16:9 cover area; the image is fitted whole inside it (square covers are not cropped). */
 function Cover({ file }: { file: LibraryFile }) {
-  const src = useCoverImage(file);
+  const src = useCoverImage(file.coverThumbnailUrl);
   return (
     <Box
       sx={{
         aspectRatio: '16 / 9',
-        bgcolor: 'grey.200',
+        bgcolor: 'action.selected',
         display: 'flex',
         alignItems: 'center',
         justifyContent: 'center',
@@ -22,9 +23,15 @@ function Cover({ file }: { file: LibraryFile }) {
       }}
     >
       {src ? (
-        <Box component="img" src={src} alt={file.title} sx={{ width: '100%', height: '100%', objectFit: 'cover' }} />
+        <Box
+          component="img"
+          src={src}
+          alt={file.title}
+          draggable={false}
+          sx={{ width: '100%', height: '100%', objectFit: 'contain' }}
+        />
       ) : (
-        <MusicNoteIcon sx={{ fontSize: 64, color: 'grey.500' }} aria-hidden />
+        <MusicNoteIcon sx={{ fontSize: 64, color: 'text.disabled' }} aria-hidden />
       )}
     </Box>
   );

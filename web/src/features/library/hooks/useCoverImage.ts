@@ -1,43 +1,34 @@
 import { useEffect, useState } from 'react';
-import { restObjectUrl } from '../../../app/rest';
-
-interface CoverSource {
-  id: string;
-  coverImageBase64?: string | null;
-}
-
-function inlineUrl(base64: string): string {
-  // Stored either as a full data URL or as bare base64; browsers sniff the image type.
-  return base64.startsWith('data:') ? base64 : `data:image/jpeg;base64,${base64}`;
-}
+import { REST_BASE, restObjectUrl } from '../../../app/rest';
 
 /**
- * The cover to show for a file: its inline copy, else the server's cover fetched with the
- * session headers (an <img src> cannot send them). Null while loading or when there is none.
+ * The cover at `url` (a file's coverUrl or coverThumbnailUrl), fetched with the session headers
+ * that an <img src> cannot send, as an object URL. Null while loading, when the request fails, and
+ * without asking the server at all when the file has no cover (a null URL). The browser keeps the
+ * bytes in its private cache and revalidates them (ETag), so a card seen again costs a 304.
  */
-export function useCoverImage(file: CoverSource): string | null {
-  const inline = file.coverImageBase64 ? inlineUrl(file.coverImageBase64) : null;
-  const [fetched, setFetched] = useState<{ id: string; url: string } | null>(null);
+export function useCoverImage(url: string | null): string | null {
+  const [fetched, setFetched] = useState<{ url: string; objectUrl: string } | null>(null);
 
   useEffect(() => {
-    if (inline) return;
+    if (!url) return;
     const controller = new AbortController();
-    let url: string | null = null;
-    restObjectUrl(`/files/cover/${encodeURIComponent(file.id)}`, controller.signal)
-      .then((objectUrl) => {
-        url = objectUrl;
-        if (controller.signal.aborted) URL.revokeObjectURL(objectUrl);
-        else setFetched({ id: file.id, url: objectUrl });
+    let objectUrl: string | null = null;
+    // The API names covers by their full path; restObjectUrl adds the REST base itself.
+    restObjectUrl(url.startsWith(REST_BASE) ? url.slice(REST_BASE.length) : url, controller.signal)
+      .then((created) => {
+        objectUrl = created;
+        if (controller.signal.aborted) URL.revokeObjectURL(created);
+        else setFetched({ url, objectUrl: created });
       })
       .catch(() => {
-        // No cover (404) or unreachable: the card shows its placeholder.
+        // Gone meanwhile or unreachable: the placeholder stays.
       });
     return () => {
       controller.abort();
-      if (url) URL.revokeObjectURL(url);
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [file.id, inline]);
+  }, [url]);
 
-  if (inline) return inline;
-  return fetched?.id === file.id ? fetched.url : null;
+  return url && fetched?.url === url ? fetched.objectUrl : null;
 }

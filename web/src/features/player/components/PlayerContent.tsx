@@ -20,7 +20,7 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
   const playback = useSecurePlayback(file.id, file.duration);
   const chapters = useChapterPlayback(file.id);
   const { checkpoints, add, del } = useCheckpoints(file.id);
-  const cover = useCoverImage(file);
+  const cover = useCoverImage(file.coverUrl);
   const [dialogOpen, setDialogOpen] = useState(false);
   const [toDelete, setToDelete] = useState<CheckpointItemFragment | null>(null);
   const { stop, pause } = playback;
@@ -63,7 +63,7 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
         }}
       >
         {cover ? (
-          <Box component="img" src={cover} alt={file.title} draggable={false} sx={{ width: '100%', height: '100%', objectFit: 'cover' }} />
+          <Box component="img" src={cover} alt={file.title} draggable={false} sx={{ width: '100%', height: '100%', objectFit: 'contain' }} />
         ) : (
           <MusicNoteIcon sx={{ fontSize: 96, color: 'grey.500' }} aria-hidden />
         )}
