@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress';
 
 // The API serves GraphQL (HTTP and WebSocket), REST and health on one port; in development the
 // Vite server forwards to it so the app stays same-origin, as it is when the API serves dist/.
@@ -7,7 +8,7 @@ import react from '@vitejs/plugin-react';
 const api = process.env.API_ORIGIN ?? 'http://127.0.0.1:4000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

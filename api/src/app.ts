@@ -17,6 +17,7 @@ import { createLoaders } from './graphql/loaders.js';
 import { createSchema } from './graphql/schema.js';
 import { serveGraphqlOverWebSocket } from './graphql/ws-server.js';
 import { bodyTimeouts } from './http/body-timeout.js';
+import { compressAnswers } from './http/compression.js';
 import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
 import { byteRequestContext, requestContext } from './http/request-context.js';
@@ -43,6 +44,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(securityHeaders());
+  app.use(compressAnswers());
   app.use(bodyTimeouts(config.bodyIdleTimeoutSeconds * 1000));
   // Node's limit on a whole request (5 minutes) would cut a direct upload of a large file on a slow
   // link; bodyTimeouts keeps it for every body but an administrator's upload.
