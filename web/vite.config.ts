@@ -17,9 +17,14 @@ export default defineConfig({
         // Libraries change less often than the app: separate chunks stay cached across releases.
         // MUI is left to per-route splitting, so the sign-in page does not load the admin tables.
         codeSplitting: {
+          // A group takes its members' dependencies along unless a group of higher priority claims
+          // them: React and graphql-js first, or the Apollo chunk (which imports both) would hold
+          // them, and every page, the sign-in page too, would load Apollo to get them.
           groups: [
-            { name: 'apollo', test: /node_modules[\\/](@apollo|graphql|graphql-ws|rxjs|@wry|optimism)/ },
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+            { name: 'react', priority: 2, test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+            // graphql-js on its own: the sign-in page needs its printer, not Apollo.
+            { name: 'graphql-js', priority: 3, test: /node_modules[\\/]graphql[\\/]/ },
+            { name: 'apollo', priority: 1, test: /node_modules[\\/](@apollo|graphql-ws|rxjs|@wry|optimism)/ },
           ],
         },
       },

@@ -1,8 +1,6 @@
-import { ApolloProvider } from '@apollo/client/react';
 import { CssBaseline, ThemeProvider, createTheme } from '@mui/material';
 import { RouterProvider } from 'react-router';
 import { AuthProvider } from '../features/auth/AuthProvider';
-import { apolloClient } from './apollo';
 import { NotificationProvider } from './notifications';
 import { router } from './router';
 
@@ -13,13 +11,11 @@ export function App() {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      <ApolloProvider client={apolloClient}>
-        <NotificationProvider>
-          <AuthProvider>
-            <RouterProvider router={router} />
-          </AuthProvider>
-        </NotificationProvider>
-      </ApolloProvider>
+      <NotificationProvider>
+        <AuthProvider>
+          <RouterProvider router={router} />
+        </AuthProvider>
+      </NotificationProvider>
     </ThemeProvider>
   );
 }

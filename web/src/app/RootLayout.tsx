@@ -1,12 +1,11 @@
 import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { useAuth } from '../features/auth/auth-context';
-import { useSecurityEvents } from '../features/auth/hooks/useSecurityEvents';
 import { registerForcedLogoutHandler } from './forced-logout';
 import type { RedirectState } from './guards';
 import { useNotify } from './notifications';
 
-/** Top of every route: owns the forced-logout handler and the live security-event feed. */
+/** Top of every route: owns the forced-logout handler (the live feed is in SignedInLayout). */
 export function RootLayout() {
   const { clearSession } = useAuth();
   const notify = useNotify();
@@ -25,6 +24,5 @@ export function RootLayout() {
     [clearSession, notify, navigate],
   );
 
-  useSecurityEvents();
   return <Outlet />;
 }

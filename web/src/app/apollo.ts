@@ -8,7 +8,7 @@ import { createClient } from 'graphql-ws';
 import { getDeviceId } from './device';
 import { forceLogout, forcedLogoutMessageFor, UNAUTHENTICATED_MESSAGE } from './forced-logout';
 import { authHeaders } from './request-headers';
-import { getToken } from './stored-session';
+import { getToken, onSessionCleared } from './stored-session';
 
 // Failures of these are answered by the sign-in screens themselves: a wrong password is not a
 // session that ended, and a failed logout must not raise a second notice.
@@ -98,3 +98,6 @@ export const apolloClient = new ApolloClient({
     },
   }),
 });
+
+// Cached data belongs to the account that just left.
+onSessionCleared(() => void apolloClient.clearStore());

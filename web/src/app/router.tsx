@@ -1,14 +1,16 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/pages/LoginPage';
 import { RegisterPage } from '../features/auth/pages/RegisterPage';
-import { LibraryPage } from '../features/library/pages/LibraryPage';
 import { RequireAdmin, RequireAuth, SessionLoading } from './guards';
 import { RootLayout } from './RootLayout';
 import { lazyPage } from './load-chunk';
 import { RouteErrorPage } from './RouteErrorPage';
 
-// Everything but sign-in and the library loads on demand: the player (Shaka) and the admin
-// screens are large, and Devices and Profile are visited rarely.
+// Only sign-in and registration are in the first download: every page behind sign-in loads on
+// demand, together with SignedInLayout (Apollo Client and the GraphQL documents). The player
+// (Shaka) and the admin screens are large, and Devices and Profile are visited rarely.
+const signedIn = lazyPage(() => import('./SignedInLayout'), 'SignedInLayout');
+const library = lazyPage(() => import('../features/library/pages/LibraryPage'), 'LibraryPage');
 const admin = {
   dashboard: lazyPage(() => import('../features/admin/pages/AdminDashboardPage'), 'AdminDashboardPage'),
   users: lazyPage(() => import('../features/admin/pages/UserListPage'), 'UserListPage'),
@@ -33,27 +35,32 @@ export const routes: RouteObject[] = [
       { path: 'login', element: <LoginPage /> },
       { path: 'register', element: <RegisterPage /> },
       {
-        element: <RequireAuth />,
+        lazy: signedIn,
         children: [
-          { index: true, element: <LibraryPage /> },
-          { path: 'player/:id', lazy: player },
-          { path: 'devices', lazy: devices },
-          { path: 'profile', lazy: profile },
-        ],
-      },
-      {
-        path: 'admin',
-        element: <RequireAdmin />,
-        children: [
-          { index: true, lazy: admin.dashboard },
-          { path: 'users', lazy: admin.users },
-          { path: 'users/new', lazy: admin.createUser },
-          { path: 'users/edit/:id', lazy: admin.editUser },
-          { path: 'files', lazy: admin.files },
-          { path: 'files/new', lazy: admin.upload },
-          { path: 'files/upload', lazy: admin.upload },
-          { path: 'files/edit/:id', lazy: admin.editFile },
-          { path: 'files/:fileId/access', lazy: admin.access },
+          {
+            element: <RequireAuth />,
+            children: [
+              { index: true, lazy: library },
+              { path: 'player/:id', lazy: player },
+              { path: 'devices', lazy: devices },
+              { path: 'profile', lazy: profile },
+            ],
+          },
+          {
+            path: 'admin',
+            element: <RequireAdmin />,
+            children: [
+              { index: true, lazy: admin.dashboard },
+              { path: 'users', lazy: admin.users },
+              { path: 'users/new', lazy: admin.createUser },
+              { path: 'users/edit/:id', lazy: admin.editUser },
+              { path: 'files', lazy: admin.files },
+              { path: 'files/new', lazy: admin.upload },
+              { path: 'files/upload', lazy: admin.upload },
+              { path: 'files/edit/:id', lazy: admin.editFile },
+              { path: 'files/:fileId/access', lazy: admin.access },
+            ],
+          },
         ],
       },
       { path: '*', element: <Navigate to="/" replace /> },

@@ -60,8 +60,16 @@ export function storeSession(session: Partial<StoredSession>): void {
   if ('warnings' in session) write(sessionStorage, WARNINGS, session.warnings?.length ? session.warnings : null);
 }
 
+const clearedListeners = new Set<() => void>();
+
+/** Runs `listener` whenever the stored session is cleared (caches of the account that left). */
+export function onSessionCleared(listener: () => void): void {
+  clearedListeners.add(listener);
+}
+
 export function clearStoredSession(): void {
   storeSession({ token: null, user: null, deviceSession: null, warnings: [] });
+  for (const listener of clearedListeners) listener();
 }
 
 /** Administrator when the flag is set or the role says so (role may be a generated enum). */

@@ -1,4 +1,3 @@
-import { useApolloClient } from '@apollo/client/react';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   clearStoredSession,
@@ -9,7 +8,8 @@ import {
   type StoredSession,
   type SessionUser,
 } from '../../app/stored-session';
-import { signingOut } from '../../app/forced-logout';
+import { forceLogout, forcedLogoutMessageFor, signingOut } from '../../app/forced-logout';
+import { GraphqlCallError, requestGraphql } from '../../app/graphql-request';
 import { LogoutDocument, MeDocument } from '../../gql/graphql';
 import { AuthContext, type AuthContextValue, type SessionStatus } from './auth-context';
 
@@ -26,47 +26,49 @@ function initialState(): State {
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const client = useApolloClient();
   const [state, setState] = useState<State>(initialState);
   const loadingToken = state.status === 'loading' ? state.token : null;
 
   useEffect(() => {
     if (!loadingToken) return;
     let current = true;
-    client
-      .query({ query: MeDocument, fetchPolicy: 'network-only' })
-      .then(({ data }) => {
+    requestGraphql(MeDocument)
+      .then((data) => {
         if (!current) return;
         if (!data?.me) throw new Error('No user returned');
         storeSession({ user: data.me });
         setState((s) => ({ ...s, status: 'signedIn', user: data.me }));
       })
-      .catch(() => {
+      .catch((error: unknown) => {
         if (!current) return;
+        // A refused token ends the session with the spec's notice, as any other call's would.
+        const code = error instanceof GraphqlCallError ? error.errors[0]?.extensions?.code : undefined;
+        const message =
+          code === 'UNAUTHENTICATED' || code === 'FORBIDDEN' ? forcedLogoutMessageFor(code, (error as Error).message) : null;
+        if (message) forceLogout(message);
         clearStoredSession();
         setState(signedOut);
       });
     return () => {
       current = false;
     };
-  }, [client, loadingToken]);
+  }, [loadingToken]);
 
   const clearSession = useCallback(() => {
+    // Also empties Apollo's cache, if the signed-in pages loaded it (apollo.ts listens).
     clearStoredSession();
     setState(signedOut);
-    // Cached data belongs to the account that just left.
-    void client.clearStore();
-  }, [client]);
+  }, []);
 
   const logout = useCallback(async () => {
     signingOut(getToken());
     try {
-      await client.mutate({ mutation: LogoutDocument });
+      await requestGraphql(LogoutDocument);
     } catch (error) {
       console.warn('Logout call failed; clearing the local session anyway', error);
     }
     clearSession();
-  }, [client, clearSession]);
+  }, [clearSession]);
 
   const setUser = useCallback((user: SessionUser) => {
     storeSession({ user });

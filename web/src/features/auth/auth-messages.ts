@@ -1,5 +1,5 @@
 // Turning failed sign-in and registration calls into the texts the spec prescribes.
-import { CombinedGraphQLErrors, ServerError, ServerParseError } from '@apollo/client/errors';
+import { GraphqlCallError, GraphqlNetworkError } from '../../app/graphql-request';
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -13,10 +13,10 @@ export class LoginRefused extends Error {
  * message; null when the failure is not a call failure at all (a bug, reported generically).
  */
 export function callErrorText(error: unknown): string | null {
-  if (CombinedGraphQLErrors.is(error)) return error.errors[0]?.message || error.message;
+  if (error instanceof GraphqlCallError) return error.errors[0]?.message || error.message;
   if (error instanceof LoginRefused) return error.message;
   // No answer from the API (down, proxy error page, offline): say so in words the mapping knows.
-  if (ServerError.is(error) || ServerParseError.is(error) || error instanceof TypeError) {
+  if (error instanceof GraphqlNetworkError || error instanceof TypeError) {
     return `Network error: ${error.message}`;
   }
   return null;

@@ -1,6 +1,6 @@
-import { useMutation } from '@apollo/client/react';
 import { useRef, useState } from 'react';
 import { deviceData } from '../../../app/device';
+import { requestGraphql } from '../../../app/graphql-request';
 import { storeSession } from '../../../app/stored-session';
 import { LoginDocument } from '../../../gql/graphql';
 import { EMAIL_PATTERN, LoginRefused, callErrorText, loginScreenMessage } from '../auth-messages';
@@ -24,7 +24,6 @@ const closedApproval: ApprovalState = { open: false, message: null, busy: false 
 
 /** Sign-in with the single-device approval step; on success the browser reloads to `destination`. */
 export function useLogin(destination: string) {
-  const [loginMutation] = useMutation(LoginDocument);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -34,8 +33,8 @@ export function useLogin(destination: string) {
 
   /** `refusal` is the text when the server declines without a message. */
   async function attempt(credentials: Credentials, deviceApproved: boolean, refusal: string): Promise<Outcome> {
-    const { data } = await loginMutation({
-      variables: { input: { ...credentials, deviceApproved, deviceData: deviceData() } },
+    const data = await requestGraphql(LoginDocument, {
+      input: { ...credentials, deviceApproved, deviceData: deviceData() },
     });
     const result = data?.login;
     if (!result) throw new LoginRefused(refusal);

@@ -1,8 +1,8 @@
-import { useMutation } from '@apollo/client/react';
 import { Alert, Box, Button, CircularProgress, Link, TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { Navigate, Link as RouterLink } from 'react-router';
 import { deviceData } from '../../../app/device';
+import { requestGraphql } from '../../../app/graphql-request';
 import { SessionLoading } from '../../../app/guards';
 import { storeSession } from '../../../app/stored-session';
 import { RegisterDocument } from '../../../gql/graphql';
@@ -12,7 +12,6 @@ import { AuthCard } from '../components/AuthCard';
 
 export function RegisterPage() {
   const { status } = useAuth();
-  const [register] = useMutation(RegisterDocument);
   const [form, setForm] = useState({ name: '', email: '', password: '' });
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -37,8 +36,8 @@ export function RegisterPage() {
 
     setSubmitting(true);
     try {
-      const { data } = await register({
-        variables: { input: { name, email, password: form.password, deviceData: deviceData() } },
+      const data = await requestGraphql(RegisterDocument, {
+        input: { name, email, password: form.password, deviceData: deviceData() },
       });
       if (!data?.register.token) throw new Error('Registration failed');
       const { token, user, deviceSession } = data.register;
