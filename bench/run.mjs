@@ -37,6 +37,7 @@ const plan = quick
       browsers: 5,
       mixedSeconds: 15,
       baselineStreamSeconds: 8,
+      lighthouseRuns: 1,
       events: { connectMs: 60_000, triggerMs: 60_000 },
     }
   : {
@@ -47,6 +48,7 @@ const plan = quick
       browsers: 20,
       mixedSeconds: 60,
       baselineStreamSeconds: 20,
+      lighthouseRuns: 3,
       events: { connectMs: 150_000, triggerMs: 120_000 },
     };
 const counts = {
@@ -89,16 +91,25 @@ function newestMtime(dir, pattern) {
   return newest;
 }
 
-const distMain = path.join(repoRoot, 'api/dist/main.js');
-const distFresh =
-  existsSync(distMain) && statSync(distMain).mtimeMs >= newestMtime(path.join(repoRoot, 'api/src'), /\.ts$/);
-if (args.has('--no-build') || distFresh) {
-  log(distFresh ? 'api/dist is newer than api/src: not rebuilding' : 'using the existing api/dist (--no-build)');
-} else {
-  log('building the API (npm run build -w api)');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'api'], { cwd: repoRoot, stdio: 'inherit' });
+// Each workspace is rebuilt when its sources are newer than its output (--no-build: never).
+const builds = [
+  { name: 'api', output: 'api/dist/main.js', sources: 'api/src', pattern: /\.ts$/ },
+  { name: 'web', output: 'web/dist/index.html', sources: 'web/src', pattern: /\.(tsx?|css|graphql)$/ },
+];
+for (const b of builds) {
+  const output = path.join(repoRoot, b.output);
+  const fresh =
+    existsSync(output) && statSync(output).mtimeMs >= newestMtime(path.join(repoRoot, b.sources), b.pattern);
+  if (args.has('--no-build') || fresh) {
+    log(
+      fresh ? `${b.output} is newer than ${b.sources}: not rebuilding` : `using the existing ${b.output} (--no-build)`,
+    );
+    continue;
+  }
+  log(`building ${b.name} (npm run build -w ${b.name})`);
+  const build = spawnSync('npm', ['run', 'build', '-w', b.name], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0) {
-    console.error('The API does not build; fix that first (or pass --no-build to use the existing api/dist).');
+    console.error(`${b.name} does not build; fix that first (or pass --no-build to use what is built).`);
     process.exit(1);
   }
 }
@@ -111,6 +122,8 @@ const graphql = await import('./lib/stage-graphql.mjs');
 const login = await import('./lib/stage-login.mjs');
 const events = await import('./lib/stage-events.mjs');
 const mixed = await import('./lib/stage-mixed.mjs');
+const startup = await import('./lib/stage-startup.mjs');
+const pages = await import('./lib/stage-lighthouse.mjs');
 
 const outDir = path.join(repoRoot, 'bench/out');
 rmSync(outDir, { recursive: true, force: true });
@@ -133,6 +146,8 @@ const apiMain = path.join(repoRoot, 'api/dist/main.js');
 const results = {};
 const sections = [];
 const failures = [];
+/** Stages left out because a tool is missing, said in the report's notes. */
+const skipped = [];
 
 /** Runs one stage; a failure is reported in its section instead of ending the whole run. */
 async function stage(name, fn) {
@@ -160,6 +175,11 @@ async function withServer(script, serverEnv, name, fn) {
 }
 
 try {
+  // First, on a machine not yet warmed by the other stages' servers.
+  results.startup = await stage('start-up and idle memory (embedded database)', () =>
+    startup.measureStartup({ apiMain, outDir, log }),
+  );
+
   log(`seeding ${JSON.stringify(counts)} in ${dataDir} on ${db.label}`);
   const seeded = await seed(env, counts);
   const operations = graphql.graphqlOperations(seeded);
@@ -227,6 +247,17 @@ try {
     });
   });
 
+  const noChromium = pages.chromiumMissing();
+  if (noChromium) {
+    skipped.push(`Lighthouse: ${noChromium}; its scores were skipped.`);
+  } else {
+    await withServer(apiMain, env, 'API (fresh, for Lighthouse)', async (api) => {
+      results.lighthouse = await stage('Lighthouse (mobile): /login, /, /player/{id}', () =>
+        pages.measurePages({ base: api.url, user: seeded.pageUser, runs: plan.lighthouseRuns, log }),
+      );
+    });
+  }
+
   const section = (title, fn, ...parts) =>
     parts.every(Boolean) ? fn(...parts) : { title, error: 'see the failures below' };
   sections.push(
@@ -239,6 +270,8 @@ try {
     section('Login', login.loginSection, results.login, results.argon2),
     section('Live events', events.eventsSection, results.events, results.plainEvents),
     section('Mixed load', mixed.mixedSection, results.mixed, results.plainStreams),
+    section('Start-up and idle memory', startup.startupSection, results.startup),
+    ...(noChromium ? [] : [section('Lighthouse', pages.lighthouseSection, results.lighthouse)]),
   );
 } catch (err) {
   log(`run aborted: ${err.stack ?? err}`);
@@ -263,6 +296,7 @@ const notes = [
   'The machine is shared with other engineers running builds and tests, so absolute figures are noisy; the load averages above show how busy it was. Each baseline ran in the same run on the same machine, so ratios are steadier than absolute numbers.',
   'Server, baseline server and load generator are separate processes on the same cores: the load generator competes with the server it measures.',
   `Counts: ${JSON.stringify(counts)}. The login stage raises LOGIN_RATE_LIMIT_PER_MINUTE (default 30 per address) since all logins come from 127.0.0.1.`,
+  ...skipped,
   ...(quick ? ['QUICK run (`--quick`): shortened stages and fewer clients; not the figures the aims refer to.'] : []),
 ];
 const report = renderReport({

@@ -15,12 +15,14 @@ const { signAccessToken } = await import(dist('features/auth/tokens.js'));
 const { DeviceSession } = await import(dist('features/auth/device-session.entity.js'));
 const { User, UserRole } = await import(dist('features/users/user.entity.js'));
 const { AudioFile } = await import(dist('features/files/audio-file.entity.js'));
-const { Cover, CoverStorage } = await import(dist('features/files/cover.entity.js'));
+const { CoverStorage } = await import(dist('features/files/cover.entity.js'));
+const { setCover } = await import(dist('features/files/cover-storage.js'));
 const { FileAccess } = await import(dist('features/access/file-access.entity.js'));
 const { ffmpegPath } = await import(dist('features/media/ffmpeg.js'));
 
 export const BENCH_PASSWORD = 'bench-password-123';
-const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+/** Distinct covers; every fourth file has one, half of them inline in the database. */
+const COVER_VARIANTS = 4;
 /** The stream stage's audio: 10 minutes of 128 kbit/s MP3, so a listener never runs off the end. */
 export const STREAM_SECONDS = 600;
 export const STREAM_BITRATE = 128_000;
@@ -60,6 +62,24 @@ async function makeMp3(file) {
 }
 
 /**
+ * Covers of a realistic weight: 500x500 JPEGs of a detailed picture (a Mandelbrot view), 38-71 KB
+ * like real album art, not a 68-byte pixel that flatters every page that shows them.
+ */
+async function makeCovers(dir) {
+  const covers = [];
+  for (let i = 0; i < COVER_VARIANTS; i++) {
+    const file = path.join(dir, `cover-${i}.jpg`);
+    await promisify(execFile)(ffmpegPath({ ffmpegPath: process.env.FFMPEG_PATH }), [
+      ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-f', 'lavfi'],
+      ...['-i', `mandelbrot=size=500x500:start_scale=${i + 1}:start_x=-0.7${i}`, '-frames:v', '1', '-q:v', '5', file],
+    ]);
+    covers.push({ bytes: readFileSync(file), mimeType: 'image/jpeg' });
+    rmSync(file);
+  }
+  return covers;
+}
+
+/**
  * Seeds the database behind `env` and returns what the stages need: tokens and device ids per group,
  * file ids, and the app config. Groups: admin (3 sessions: main + 2 uploaders), browsers,
  * loginUsers (no token needed), subscribers, listeners.
@@ -92,6 +112,8 @@ export async function seed(env, counts) {
     const loginUsers = group('login', counts.loginClients);
     const subscribers = group('subscriber', counts.subscribers);
     const listeners = group('listener', counts.listeners);
+    // Signs in through the web app for Lighthouse: no device session yet, so no approval step.
+    const pageUser = makeUser('lighthouse');
 
     // One real MP3, hard-linked under every file's stored path: real bytes, no extra disk.
     const audioDir = path.join(config.dataDir, 'audio');
@@ -99,6 +121,8 @@ export async function seed(env, counts) {
     const master = path.join(config.dataDir, 'bench-master.mp3');
     await makeMp3(master);
     const size = statSync(master).size;
+    const covers = await makeCovers(config.dataDir);
+    const covered = [];
     const base = Date.now();
     const files = Array.from({ length: counts.files }, (_, i) => {
       const file = em.create(AudioFile, {
@@ -114,11 +138,13 @@ export async function seed(env, counts) {
       });
       file.storagePath = `audio/${file.id}.mp3`;
       linkSync(master, path.join(config.dataDir, file.storagePath));
-      if (i % 4 === 0) {
-        em.create(Cover, { file, storageType: CoverStorage.base64, mimeType: 'image/png', size: 68, base64: PNG_1x1 });
-      }
+      if (i % 4 === 0) covered.push(file);
       return file;
     });
+    for (const [i, file] of covered.entries()) {
+      const storage = i % 2 === 0 ? CoverStorage.base64 : CoverStorage.file;
+      await setCover(em, config.dataDir, file, covers[i % covers.length], storage);
+    }
     const privateFiles = files.filter((f) => !f.isPublic);
     // Browsers hold grants (the library query joins them); listeners play public files.
     for (const [i, { user }] of browsers.entries()) {
@@ -126,6 +152,12 @@ export async function seed(env, counts) {
         em.create(FileAccess, { user, file: privateFiles[(i * 7 + k) % privateFiles.length] });
       }
     }
+    // The page user's library: its first grants are covered files, as a real library's would be.
+    const pageFiles = [...privateFiles.filter((f) => covered.includes(f)), ...privateFiles].slice(
+      0,
+      counts.grantsPerUser,
+    );
+    for (const file of new Set(pageFiles)) em.create(FileAccess, { user: pageUser, file });
     await em.flush();
 
     const withTokens = (list) =>
@@ -145,6 +177,7 @@ export async function seed(env, counts) {
     return {
       admin: await withTokens(adminSessions.map((session) => ({ user: admin, session }))),
       browsers: await withTokens(browsers),
+      pageUser: { email: pageUser.email, password: BENCH_PASSWORD, fileId: pageFiles[0].id },
       loginUsers: loginUsers.map(({ user, session }) => ({ email: user.email, deviceId: session.deviceId })),
       subscribers: await withTokens(subscribers),
       listeners: await withTokens(listeners),
@@ -154,7 +187,7 @@ export async function seed(env, counts) {
       password: BENCH_PASSWORD,
       bytesFile: master,
       totals: {
-        users: 1 + browsers.length + loginUsers.length + subscribers.length + listeners.length,
+        users: 2 + browsers.length + loginUsers.length + subscribers.length + listeners.length,
         files: files.length,
       },
       app,

@@ -5,7 +5,8 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const probe = pathToFileURL(fileURLToPath(new URL('./probe.mjs', import.meta.url))).href;
-const START_LIMIT_MS = 60_000;
+// Generous: a first start on a machine busy with other work can take a minute.
+const START_LIMIT_MS = 120_000;
 // Extra node options for the servers, e.g. BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
 const serverNodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 
@@ -34,10 +35,11 @@ export async function startServer(script, env, name, logFile) {
   });
   const url = await new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(
-      () => reject(new Error(`${name} did not start within ${START_LIMIT_MS / 1000} s`)),
-      START_LIMIT_MS,
-    );
+    const timer = setTimeout(() => {
+      // Not left running behind a failed stage (it may still be writing its DATA_DIR).
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start within ${START_LIMIT_MS / 1000} s`));
+    }, START_LIMIT_MS);
     child.stdout.on('data', (d) => {
       out += d;
       const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
