@@ -3,7 +3,7 @@ import type { AppConfig } from './config.js';
 import type { DeviceSession } from './features/auth/device-session.entity.js';
 import type { User } from './features/users/user.entity.js';
 import type { AppPubSub } from './event-bus.js';
-import type { PhantomLocks, RateLimiter } from './features/auth/rate-limiter.js';
+import type { FailureLocks, RateLimiter } from './features/auth/rate-limiter.js';
 import type { Logger } from './logger.js';
 
 /** Everything a service needs that lives as long as the app. */
@@ -19,7 +19,9 @@ export interface AppDeps {
    */
   emailChangeLimiter: RateLimiter;
   /** The temporary sign-in lock for emails without an account, so guesses cannot tell them apart. */
-  phantomLocks: PhantomLocks;
+  phantomLocks: FailureLocks;
+  /** Wrong passwords from each account's known devices, per (account, device): a run of their own. */
+  knownDeviceLocks: FailureLocks;
   /** Listening-progress saves per device session. */
   progressLimiter: RateLimiter;
 }
@@ -38,10 +40,24 @@ export interface RequestMeta {
   deviceId: string | null;
 }
 
+export interface CookieOptions {
+  path: string;
+  maxAgeMs?: number;
+}
+
+/** The request's cookies, and its response's (HttpOnly, SameSite=Strict, Secure over TLS). */
+export interface CookieJar {
+  get(name: string): string | null;
+  set(name: string, value: string, options: CookieOptions): void;
+  clear(name: string, options: Pick<CookieOptions, 'path'>): void;
+}
+
 /** What a service call gets: a request-scoped EntityManager, the caller if any, and the request. */
 export interface Ctx {
   em: EntityManager;
   deps: AppDeps;
   meta: RequestMeta;
   caller: Caller | null;
+  /** Absent where there is no HTTP response to set them on (WebSocket subscriptions). */
+  cookies?: CookieJar;
 }

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps, Ctx, RequestMeta } from '../context.js';
 import { authenticate, bearerToken } from '../features/auth/authenticate.js';
+import { cookieJar } from './cookies.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -33,7 +34,7 @@ export function requestContext(orm: MikroORM, deps: AppDeps) {
     const em = orm.em.fork();
     const meta = requestMeta(req);
     res.setHeader('X-Request-ID', meta.requestId);
-    res.locals.ctx = { em, deps, meta, caller: null };
+    res.locals.ctx = { em, deps, meta, caller: null, cookies: cookieJar(req, res) };
     res.locals.ctx.caller = await authenticate(em, deps.config, bearerToken(req.headers.authorization), meta.deviceId);
     next();
   };
@@ -49,7 +50,7 @@ export function byteRequestContext(orm: MikroORM, deps: AppDeps) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const meta = requestMeta(req);
     res.setHeader('X-Request-ID', meta.requestId);
-    res.locals.ctx = { em: orm.em.fork(), deps, meta, caller: null };
+    res.locals.ctx = { em: orm.em.fork(), deps, meta, caller: null, cookies: cookieJar(req, res) };
     next();
   };
 }

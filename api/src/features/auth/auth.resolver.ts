@@ -5,6 +5,8 @@ import type { SecurityEventPayload } from '../../event-bus.js';
 import { User } from '../users/user.entity.js';
 import { requireCaller } from './auth.policy.js';
 import * as auth from './auth.service.js';
+import * as devices from './devices.service.js';
+import { login } from './login.service.js';
 import { recheckCaller } from './authenticate.js';
 import { AuthPayload, LoginInput, LoginResult, RegisterInput, SecurityEvent, UpdateDetailsInput } from './auth.types.js';
 import { DeviceSession } from './device-session.entity.js';
@@ -21,7 +23,7 @@ export class AuthResolver {
       'Sign in from a device. A new device first answers requiresDeviceApproval; repeat with deviceApproved: true. A further device beyond the allowed count locks the account.',
   })
   login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() ctx: GqlContext): Promise<LoginResult> {
-    return auth.login(ctx, input) as Promise<LoginResult>;
+    return login(ctx, input) as Promise<LoginResult>;
   }
 
   @Mutation(() => AuthPayload, { description: 'Create an account and sign in on this device.' })
@@ -44,17 +46,17 @@ export class AuthResolver {
 
   @Query(() => [DeviceSession], { description: "The signed-in user's active devices, most recent first." })
   myDevices(@Ctx() ctx: GqlContext): Promise<DeviceSession[]> {
-    return auth.myDevices(ctx);
+    return devices.myDevices(ctx);
   }
 
   @Mutation(() => Boolean, { description: 'Sign out one of your other devices (by its device id).' })
   deactivateDevice(@Arg('deviceId') deviceId: string, @Ctx() ctx: GqlContext): Promise<boolean> {
-    return auth.deactivateDevice(ctx, deviceId);
+    return devices.deactivateDevice(ctx, deviceId);
   }
 
   @Mutation(() => Int, { description: 'Sign out every device but this one; returns how many were signed out.' })
   deactivateOtherDevices(@Ctx() ctx: GqlContext): Promise<number> {
-    return auth.deactivateOtherDevices(ctx);
+    return devices.deactivateOtherDevices(ctx);
   }
 
   @Subscription(() => SecurityEvent, {
@@ -88,7 +90,7 @@ export class AuthResolver {
 export class DeviceSessionResolver {
   @FieldResolver(() => Boolean, { description: 'True for the session making this request.' })
   isCurrent(@Root() session: DeviceSession, @Ctx() ctx: GqlContext): boolean {
-    return auth.isCurrentSession(ctx.caller, session);
+    return devices.isCurrentSession(ctx.caller, session);
   }
 }
 

@@ -2,13 +2,15 @@ import { Router } from 'express';
 import { AppError } from '../../errors.js';
 import { sendData } from '../../http/respond.js';
 import * as auth from './auth.service.js';
+import * as devices from './devices.service.js';
+import { login } from './login.service.js';
 
 /** REST /api/v1/auth and /api/v1/devices: thin adapters over the auth service. */
 export function authRoutes(): Router {
   const router = Router();
 
   router.post('/auth/login', async (req, res) => {
-    const result = await auth.login(res.locals.ctx, req.body ?? {});
+    const result = await login(res.locals.ctx, req.body ?? {});
     // The login response's fields stand at the top level, as clients read them.
     res.status(200).json({ ...result, data: result.user });
   });
@@ -33,21 +35,21 @@ export function authRoutes(): Router {
 
   router.get('/devices', async (_req, res) => {
     const ctx = res.locals.ctx;
-    const devices = await auth.myDevices(ctx);
+    const mine = await devices.myDevices(ctx);
     sendData(
       res,
-      devices.map((d) => ({ ...d, user: undefined, isCurrent: auth.isCurrentSession(ctx.caller, d) })),
+      mine.map((d) => ({ ...d, user: undefined, isCurrent: devices.isCurrentSession(ctx.caller, d) })),
     );
   });
 
   router.delete('/devices/others', async (_req, res) => {
-    const count = await auth.deactivateOtherDevices(res.locals.ctx);
+    const count = await devices.deactivateOtherDevices(res.locals.ctx);
     sendData(res, { deactivatedCount: count }, { deactivatedCount: count, message: `Successfully deactivated ${count} device(s)` });
   });
 
   router.delete('/devices/:deviceId', async (req, res) => {
     if (!req.params.deviceId) throw new AppError('BAD_USER_INPUT', 'deviceId is required');
-    await auth.deactivateDevice(res.locals.ctx, req.params.deviceId);
+    await devices.deactivateDevice(res.locals.ctx, req.params.deviceId);
     sendData(res, null, { message: 'Device deactivated' });
   });
 

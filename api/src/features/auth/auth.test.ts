@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn, TEST_PASSWORD, createAdminSession } from '../../test/factories.js';
 import { newDeviceId, startTestApp, type TestApp } from '../../test/harness.js';
 import { subscribeSecurityEvents } from '../../test/subscriptions.js';
-import { LOCK_MESSAGE, POLICY_MESSAGE } from './auth.service.js';
+import { LOCK_MESSAGE, POLICY_MESSAGE } from './login.service.js';
 
 let t: TestApp;
 beforeAll(async () => {

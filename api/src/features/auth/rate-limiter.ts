@@ -3,6 +3,18 @@ import type { AppConfig } from '../../config.js';
 /** Wrong passwords in a row that lock sign-in for an account (or an email without one) a while. */
 export const MAX_FAILED_LOGINS = 5;
 export const TEMPORARY_LOCK_MS = 15 * 60_000;
+/** Each further lock of a run lasts twice the one before, up to 64 times the first (16 hours). */
+const MAX_LOCK_DOUBLINGS = 6;
+
+/**
+ * How long the wrong password that brings a run to `failures` locks sign-in (null: it does not):
+ * every MAX_FAILED_LOGINS-th locks, each lock twice as long as the last, so a guesser waiting out
+ * the locks gets five guesses in 15 minutes, five more in the next 30, and so on.
+ */
+export function lockAfter(failures: number): number | null {
+  if (failures <= 0 || failures % MAX_FAILED_LOGINS !== 0) return null;
+  return TEMPORARY_LOCK_MS * 2 ** Math.min(failures / MAX_FAILED_LOGINS - 1, MAX_LOCK_DOUBLINGS);
+}
 /** Own email changes allowed per account per hour. */
 const EMAIL_CHANGES_PER_HOUR = 5;
 
@@ -11,7 +23,8 @@ export function authLimits(config: Pick<AppConfig, 'loginRateLimitPerMinute'>) {
   return {
     loginLimiter: new RateLimiter(config.loginRateLimitPerMinute, 60_000),
     emailChangeLimiter: new RateLimiter(EMAIL_CHANGES_PER_HOUR, 3600_000),
-    phantomLocks: new PhantomLocks(MAX_FAILED_LOGINS, TEMPORARY_LOCK_MS),
+    phantomLocks: new FailureLocks(),
+    knownDeviceLocks: new FailureLocks(),
   };
 }
 
@@ -42,17 +55,13 @@ export class RateLimiter {
 }
 
 /**
- * The temporary sign-in lock, kept in memory for emails that have no account: wrong passwords are
- * counted and lock exactly as an account's are (in its row), so the answers to a run of guesses
- * do not tell whether an email has an account. Per process, like RateLimiter.
+ * Runs of wrong passwords and the locks they earn (lockAfter), kept in memory per key, for what has
+ * no row to count in: emails without an account (counted and locked exactly as an account is, so
+ * the answers to a run of guesses do not tell whether an email has an account) and an account's
+ * known devices (each its own run). Per process, like RateLimiter.
  */
-export class PhantomLocks {
+export class FailureLocks {
   private readonly entries = new Map<string, { failures: number; lockUntil: number }>();
-
-  constructor(
-    private readonly maxFailures: number,
-    private readonly lockMs: number,
-  ) {}
 
   /** When sign-in for `key` is locked until, if it is now. */
   lockedUntil(key: string, now = Date.now()): Date | null {
@@ -60,14 +69,26 @@ export class PhantomLocks {
     return until > now ? new Date(until) : null;
   }
 
-  /** Counts a wrong password; the one that reaches the limit locks, and the count starts again. */
-  fail(key: string, now = Date.now()): void {
+  /** Counts a wrong password; resolves true when this one locked. */
+  fail(key: string, now = Date.now()): boolean {
     const entry = this.entries.get(key) ?? { failures: 0, lockUntil: 0 };
     this.entries.delete(key);
     entry.failures += 1;
-    if (entry.failures >= this.maxFailures) Object.assign(entry, { failures: 0, lockUntil: now + this.lockMs });
+    const lockMs = lockAfter(entry.failures);
+    if (lockMs !== null) entry.lockUntil = now + lockMs;
     this.entries.set(key, entry);
     if (this.entries.size > 50_000) this.trim(now);
+    return lockMs !== null;
+  }
+
+  /** Wrong passwords since the last success, or 0. */
+  failures(key: string): number {
+    return this.entries.get(key)?.failures ?? 0;
+  }
+
+  /** A success ends the run. */
+  clear(key: string): void {
+    this.entries.delete(key);
   }
 
   /** Drops unlocked entries, then, if still too many, the least recently failed. */
