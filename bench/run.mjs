@@ -13,9 +13,10 @@
 // `--skip-others` leaves these scripts out (for working on this runner).
 //
 // Stages of this runner, all on loopback, bounded in count and time, the API as a child process:
-//   seed + SQL capture (in-process app) -> API: GraphQL, login, live events -> baseline server:
-//   the same SQL, argon2 alone, plain WebSockets, plain range reads -> fresh API: mixed load ->
-//   the other benchmark scripts -> REPORT.md.
+//   start-up and idle memory (empty DATA_DIR, then a restart) -> seed + SQL capture (in-process
+//   app) -> API: GraphQL, login, live events -> baseline server: the same SQL, argon2 alone, plain
+//   WebSockets, plain range reads -> fresh API: mixed load -> fresh API: Lighthouse on /login, /
+//   and /player/{id} -> the other benchmark scripts -> REPORT.md.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
