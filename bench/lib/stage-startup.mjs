@@ -112,6 +112,7 @@ export function startupSection({ bare, first, again }) {
     notes: [
       'First start: initdb of the embedded PostgreSQL (PGlite, in a worker thread), migrations, the schema, the administrator created from ADMIN_EMAIL/ADMIN_PASSWORD (argon2id). Restart: the same DATA_DIR again.',
       'Wall time includes waiting for a core on a shared machine; CPU time is what the process itself spent, steadier under load. Both processes carry the bench probe (lib/probe.mjs).',
+      'Where the time and memory go, step by step, and what would cut them: bench/PROFILE-startup.md.',
     ],
   };
 }
