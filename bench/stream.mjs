@@ -29,7 +29,7 @@ const args = process.argv.slice(2);
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
 const limitSeconds = Number(process.env.BENCH_TIME_LIMIT_SECONDS) || null;
 // Under a tight limit (the runner's share of its budget) the file gets shorter, and the report says so.
-const tight = limitSeconds !== null && limitSeconds < 200;
+const tight = limitSeconds !== null && limitSeconds < 300;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (tight ? 900 : 3600));
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? (tight ? 3 : 5));
 const ROUNDS = 2;
@@ -186,44 +186,54 @@ async function main() {
       );
     }
 
-    const sample = await rest(api.url, 'POST', `/files/${file.id}/chapters/sample`, { headers: auth });
-    const chapters = sample.data ?? sample.chapters ?? [];
-    if (chapters.length === 0) throw new Error(`sample chapters: ${JSON.stringify(sample).slice(0, 300)}`);
-    const ranges = chapters
-      .map((c) => ({ start: c.startTime, end: c.endTime }))
-      .sort((a, b) => a.start - b.start)
-      .map((c, i, all) => ({ start: c.start, end: c.end ?? all[i + 1]?.start ?? SECONDS }));
-    // As many at a time as finalize runs (chapter-finalize.ts: one per core, at most 4).
-    const parallel = Math.max(1, Math.min(availableParallelism(), 4));
-    console.log(
-      `\nFinalize ${ranges.length} chapters of the ${SECONDS} s file (filesystem storage, ${parallel} ffmpeg at a time)`,
-    );
-    const bareMs = await bareFfmpeg(source, ranges, parallel);
-    const started = performance.now();
-    const result = await rest(api.url, 'POST', `/files/${file.id}/chapters/finalize`, {
-      json: { storageType: 'filesystem' },
-      headers: auth,
-    });
-    const finalizeMs = performance.now() - started;
-    if (result.summary?.finalized !== ranges.length)
-      throw new Error(`finalize: ${JSON.stringify(result.summary ?? result).slice(0, 300)}`);
-    console.log(
-      `finalize ${(finalizeMs / 1000).toFixed(1)} s | bare ffmpeg ${(bareMs / 1000).toFixed(1)} s | overhead ${((finalizeMs / bareMs - 1) * 100).toFixed(1)}%`,
-    );
-    figures.push({
-      label: `finalize ${ranges.length} chapters of a ${SECONDS / 60}-minute file`,
-      value: Math.round(finalizeMs / 100) / 10,
-      unit: 's',
-      baseline: Math.round(bareMs / 100) / 10,
-      baselineLabel: 'the same ffmpeg commands alone',
-      better: 'lower',
-      aim: `ratio <= ${FINALIZE_AIM}`,
-      met: finalizeMs / bareMs <= FINALIZE_AIM,
-    });
-    notes.push(
-      `Finalize: the API's POST /files/:id/chapters/finalize (cut, AAC-LC, AES-128 HLS segments, keys and rows stored) against the same ffmpeg commands run ${parallel} at a time by this script. ffmpeg: ${ffmpeg}.`,
-      `Database: ${db.label}. Took ${Math.round((performance.now() - t0) / 1000)} s.`,
-    );
+    // Finalize runs ffmpeg twice over the file (alone, then through the API): on a machine too busy
+    // for that within the limit, the byte figures are kept and finalize is left out, said so.
+    const elapsed = (performance.now() - t0) / 1000;
+    if (limitSeconds !== null && elapsed > limitSeconds * 0.55) {
+      notes.push(
+        `Finalize skipped: ${Math.round(elapsed)} s of the ${limitSeconds} s limit were gone after the byte figures (a busy machine), too little for ffmpeg twice over the file.`,
+        `Database: ${db.label}.`,
+      );
+    } else {
+      const sample = await rest(api.url, 'POST', `/files/${file.id}/chapters/sample`, { headers: auth });
+      const chapters = sample.data ?? sample.chapters ?? [];
+      if (chapters.length === 0) throw new Error(`sample chapters: ${JSON.stringify(sample).slice(0, 300)}`);
+      const ranges = chapters
+        .map((c) => ({ start: c.startTime, end: c.endTime }))
+        .sort((a, b) => a.start - b.start)
+        .map((c, i, all) => ({ start: c.start, end: c.end ?? all[i + 1]?.start ?? SECONDS }));
+      // As many at a time as finalize runs (chapter-finalize.ts: one per core, at most 4).
+      const parallel = Math.max(1, Math.min(availableParallelism(), 4));
+      console.log(
+        `\nFinalize ${ranges.length} chapters of the ${SECONDS} s file (filesystem storage, ${parallel} ffmpeg at a time)`,
+      );
+      const bareMs = await bareFfmpeg(source, ranges, parallel);
+      const started = performance.now();
+      const result = await rest(api.url, 'POST', `/files/${file.id}/chapters/finalize`, {
+        json: { storageType: 'filesystem' },
+        headers: auth,
+      });
+      const finalizeMs = performance.now() - started;
+      if (result.summary?.finalized !== ranges.length)
+        throw new Error(`finalize: ${JSON.stringify(result.summary ?? result).slice(0, 300)}`);
+      console.log(
+        `finalize ${(finalizeMs / 1000).toFixed(1)} s | bare ffmpeg ${(bareMs / 1000).toFixed(1)} s | overhead ${((finalizeMs / bareMs - 1) * 100).toFixed(1)}%`,
+      );
+      figures.push({
+        label: `finalize ${ranges.length} chapters of a ${SECONDS / 60}-minute file`,
+        value: Math.round(finalizeMs / 100) / 10,
+        unit: 's',
+        baseline: Math.round(bareMs / 100) / 10,
+        baselineLabel: 'the same ffmpeg commands alone',
+        better: 'lower',
+        aim: `ratio <= ${FINALIZE_AIM}`,
+        met: finalizeMs / bareMs <= FINALIZE_AIM,
+      });
+      notes.push(
+        `Finalize: the API's POST /files/:id/chapters/finalize (cut, AAC-LC, AES-128 HLS segments, keys and rows stored) against the same ffmpeg commands run ${parallel} at a time by this script. ffmpeg: ${ffmpeg}.`,
+        `Database: ${db.label}. Took ${Math.round((performance.now() - t0) / 1000)} s.`,
+      );
+    }
     if (tight)
       notes.push(`The time limit (${limitSeconds} s) was too short for a one-hour file: this run used ${SECONDS} s.`);
   } finally {
