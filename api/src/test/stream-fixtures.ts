@@ -78,3 +78,9 @@ export async function setGrant(
 export async function setLocked(t: TestApp, userId: string, isLocked: boolean): Promise<void> {
   await t.app.orm.em.fork().nativeUpdate(User, { id: userId }, { isLocked });
 }
+
+/** The stream-path cookie an answer set (`name=value`), as a browser would send it back; '' when none. */
+export function streamProofCookie(headers: Headers): string {
+  const set = headers.getSetCookie().find((c) => c.startsWith('stream_proof='));
+  return set ? set.split(';')[0] : '';
+}

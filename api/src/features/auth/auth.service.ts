@@ -1,6 +1,7 @@
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
+import { clearStreamProof } from '../access/stream-proof.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { hashPassword } from './password-hash.js';
 import { User, UserRole } from '../users/user.entity.js';
@@ -51,6 +52,7 @@ export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<AuthP
 export async function logout(ctx: Ctx): Promise<boolean> {
   const caller = requireCaller(ctx);
   endSessions([caller.session], 'logout');
+  clearStreamProof(ctx);
   recordAudit(ctx, { action: 'logout' });
   await ctx.em.flush();
   publishSecurityEvent(ctx.deps.pubSub, caller.user.id, 'FORCED_LOGOUT', { sessionIds: [caller.session.id] });

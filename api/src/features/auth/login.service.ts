@@ -112,11 +112,18 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
         return { kind: 'approval' as const };
       }
       warnings.push(
-        warning('new_device', `New device login: ${describeDevice(input.deviceData)}`, describeDevice(input.deviceData)),
+        warning(
+          'new_device',
+          `New device login: ${describeDevice(input.deviceData)}`,
+          describeDevice(input.deviceData),
+        ),
       );
       if (!withinLimit) {
         warnings.push(
-          warning('max_devices_reached', `This administrator account is now signed in on ${active.length + 1} devices.`),
+          warning(
+            'max_devices_reached',
+            `This administrator account is now signed in on ${active.length + 1} devices.`,
+          ),
         );
       }
     }
@@ -161,4 +168,3 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
     }
   }
 }
-

@@ -9,6 +9,7 @@ import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionFileFacts, streamTokenFacts, type FileFacts, type StreamTokenFacts } from '../access/access-facts.js';
 import { allowStream, streamRefused, withPresenter, type Presenter } from '../access/stream-access.js';
+import { assertStreamProof, grantStreamProof } from '../access/stream-proof.js';
 import { signedUrlSchema } from './stream.schemas.js';
 import { StreamSession } from './stream-session.entity.js';
 import { isLiveExpiry, signParts, verifyParts } from './url-signing.js';
@@ -83,6 +84,7 @@ export async function createStreamSession(ctx: Ctx, fileId: string): Promise<Str
     expiresAt,
   });
   await ctx.em.flush();
+  grantStreamProof(ctx, caller.session);
   return { sessionToken, duration: file.duration, streamUrl: `/api/v1/drm/stream/${sessionToken}`, expiresAt };
 }
 
@@ -108,6 +110,7 @@ export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: s
       facts.createdAt < facts.session.startedAt ? null : facts.session.startedAt.getTime();
     const facts = await current();
     await assertSamePresenter(facts);
+    assertStreamProof(ctx, presenter, facts.session);
     await allowStream(ctx, facts, issuedIn(facts));
     const recheck = async () => {
       const now = await current();
@@ -147,6 +150,7 @@ export async function createSignedUrl(ctx: Ctx, fileId: string, input: unknown):
     end: body.endTime === -1 ? -1 : Math.min(body.endTime, file.duration),
     expires: Date.now() + body.expiresIn,
   };
+  grantStreamProof(ctx, caller.session);
   const query = new URLSearchParams({
     sid: params.sessionId,
     st: String(params.sessionStart),
@@ -194,6 +198,7 @@ export async function openSignedUrl(
     };
     const facts = await current();
     await assertSamePresenter(facts);
+    assertStreamProof(ctx, presenter, facts.session);
     const file = await allowStream(ctx, facts, st);
     const recheck = async () => {
       // An open response ends with its URL, as one opened by a stream token does.

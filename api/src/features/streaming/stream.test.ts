@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries } from '../../test/count-queries.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
-import { createStoredAudioFile, grantFile, removeTones, setGrant, setLocked } from '../../test/stream-fixtures.js';
+import {
+  createStoredAudioFile,
+  grantFile,
+  removeTones,
+  setGrant,
+  setLocked,
+  streamProofCookie,
+} from '../../test/stream-fixtures.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
 import { RECHECK_MS } from './byte-range.js';
 import { StreamSession } from './stream-session.entity.js';
@@ -41,10 +48,18 @@ async function openStream(session: Session): Promise<string> {
   );
   expect(res.status).toBe(200);
   expect(res.body.data.duration).toBe(20);
-  return `${t.url}${res.body.data.streamUrl}`;
+  return remember(`${t.url}${res.body.data.streamUrl}`, res.headers);
 }
 
-const get = (url: string, headers: Record<string, string> = {}, method = 'GET') => fetch(url, { method, headers });
+/** The stream-path cookie each URL's session got with it, sent back with that URL as a browser would. */
+const proofs = new Map<string, string>();
+function remember(url: string, headers: Headers): string {
+  proofs.set(url, streamProofCookie(headers));
+  return url;
+}
+
+const get = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(url, { method, headers: { cookie: proofs.get(url) ?? '', ...headers } });
 
 describe('stream sessions', () => {
   it('answers the DRM statuses of the spec: 401, 404, 403, and 400 for a malformed id', async () => {
@@ -162,7 +177,9 @@ describe('stream sessions', () => {
       admin,
     );
     expect(res.errors).toBeUndefined();
-    expect((await get(`${t.url}${res.data?.createStreamSession.streamUrl}`, { range: 'bytes=0-0' })).status).toBe(206);
+    const url = `${t.url}${res.data?.createStreamSession.streamUrl}`;
+    const bearer = { authorization: `Bearer ${admin.token}`, 'x-device-id': admin.deviceId };
+    expect((await get(url, { range: 'bytes=0-0', ...bearer })).status).toBe(206);
     const status = await t.gql(
       `query($id: ID!) { drmStatus(fileId: $id) { chunkedStreaming readyChapters } }`,
       { id: file.id },
@@ -176,7 +193,7 @@ describe('signed seek URLs', () => {
   async function signedUrl(session: Session, body: Record<string, unknown>): Promise<string> {
     const res = await t.rest<{ data: { signedUrl: string } }>('POST', `/drm/signed-url/${file.id}`, body, session);
     expect(res.status).toBe(200);
-    return `${t.url}${res.body.data.signedUrl}`;
+    return remember(`${t.url}${res.body.data.signedUrl}`, res.headers);
   }
 
   it('serves the file from the byte at startTime to the end', async () => {
@@ -260,7 +277,7 @@ describe('a session that ended', () => {
       { startTime: 5 },
       before,
     );
-    const signed = `${t.url}${seek.body.data.signedUrl}`;
+    const signed = remember(`${t.url}${seek.body.data.signedUrl}`, seek.headers);
     const range = { range: 'bytes=0-9' };
     expect((await get(stream, range)).status).toBe(206);
     expect((await get(signed, range)).status).toBe(206);
@@ -293,7 +310,7 @@ describe('an open stream', () => {
   /** Opens `url` from byte 0 with a paused reader, runs `meanwhile`, then reads on to the end. */
   async function readPausedThrough(url: string, meanwhile: () => Promise<void>) {
     const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
-      http.get(url, { headers: { range: 'bytes=0-' } }, resolve).on('error', reject),
+      http.get(url, { headers: { range: 'bytes=0-', cookie: proofs.get(url) ?? '' } }, resolve).on('error', reject),
     );
     expect(res.statusCode).toBe(206);
     let received = 0;
@@ -310,10 +327,13 @@ describe('an open stream', () => {
   it('is cut off within seconds of a revoke, not at its end, while a slow reader holds it open', async () => {
     const { big, grantId, session } = await bigGrantedFile();
     const opened = await t.rest<{ data: { streamUrl: string } }>('POST', `/drm/session/${big.id}`, undefined, session);
-    const read = await readPausedThrough(`${t.url}${opened.body.data.streamUrl}`, async () => {
-      await setGrant(t, grantId, { canView: false });
-      await new Promise((r) => setTimeout(r, RECHECK_MS + 1500));
-    });
+    const read = await readPausedThrough(
+      remember(`${t.url}${opened.body.data.streamUrl}`, opened.headers),
+      async () => {
+        await setGrant(t, grantId, { canView: false });
+        await new Promise((r) => setTimeout(r, RECHECK_MS + 1500));
+      },
+    );
     expect(read.complete).toBe(false);
     expect(read.received).toBeLessThan(size / 2);
   });
@@ -327,7 +347,7 @@ describe('an open stream', () => {
       { startTime: 0, expiresIn: 1000 },
       session,
     );
-    const read = await readPausedThrough(`${t.url}${seek.body.data.signedUrl}`, async () => {
+    const read = await readPausedThrough(remember(`${t.url}${seek.body.data.signedUrl}`, seek.headers), async () => {
       await new Promise((r) => setTimeout(r, 1000 + RECHECK_MS + 1500));
     });
     expect(read.complete).toBe(false);
@@ -355,7 +375,7 @@ describe('cost of a byte request', () => {
       { startTime: 5 },
       v,
     );
-    const signed = `${t.url}${res.body.data.signedUrl}`;
+    const signed = remember(`${t.url}${res.body.data.signedUrl}`, res.headers);
     const bearer = { authorization: `Bearer ${v.token}`, 'x-device-id': v.deviceId };
     const counts = {
       stream: await queriesFor(url, {}),

@@ -1,0 +1,39 @@
+import type { Ctx } from '../../context.js';
+import { sameSecret, signParts } from '../streaming/url-signing.js';
+import type { SessionFacts } from './access-facts.js';
+import { streamRefused, type Presenter } from './stream-access.js';
+
+/**
+ * The proof a whole-file or seek byte request carries besides its URL, so that a copied URL (from
+ * history, a log, a shared link) is worth nothing on its own: an HttpOnly, SameSite=Strict cookie
+ * (Secure over TLS), scoped to the stream paths, holding an HMAC of the device session and its
+ * start. It is set when the session opens a stream or asks for a seek URL (REST and GraphQL alike)
+ * and cleared at logout; a same-origin audio element sends it by itself. A request that carries the
+ * session's bearer token and device id instead (checked by withPresenter) needs no cookie.
+ */
+const COOKIE = 'stream_proof';
+const PATH = '/api/v1/drm/';
+const PURPOSE = 'stream-proof:v1';
+
+const proofOf = (secret: string, sessionId: string, sessionStart: number) =>
+  signParts(secret, PURPOSE, [sessionId, sessionStart]);
+
+/** Gives the caller's browser the proof for its device session (a cookie for the browser's lifetime). */
+export function grantStreamProof(ctx: Ctx, session: { id: string; createdAt: Date }): void {
+  ctx.cookies?.set(COOKIE, proofOf(ctx.deps.config.secret, session.id, session.createdAt.getTime()), { path: PATH });
+}
+
+export function clearStreamProof(ctx: Ctx): void {
+  ctx.cookies?.clear(COOKIE, { path: PATH });
+}
+
+/**
+ * Refuses a byte request that proves neither by a bearer token (withPresenter has already checked
+ * it names this session) nor by the cookie that it comes from the device session the URL names.
+ */
+export function assertStreamProof(ctx: Ctx, presenter: Presenter, session: SessionFacts): void {
+  if (presenter.token) return;
+  const given = ctx.cookies?.get(COOKIE);
+  const expected = proofOf(ctx.deps.config.secret, session.id, session.startedAt.getTime());
+  if (!given || !sameSecret(given, expected)) throw streamRefused();
+}
