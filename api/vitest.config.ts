@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -11,5 +12,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 180_000,
     setupFiles: ['src/test/setup.ts'],
+    // Worker threads started from the TypeScript sources load their .ts program (see the hooks).
+    execArgv: ['--import', fileURLToPath(new URL('./src/test/worker-ts-register.mjs', import.meta.url))],
   },
 });

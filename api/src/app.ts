@@ -57,9 +57,15 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.use('/graphql', express.json({ limit: '100kb' }), requestContext(orm, deps), expressMiddleware(apollo, {
-    context: async ({ res }) => ({ ...(res.locals.ctx as Ctx), loaders: createLoaders(res.locals.ctx.em) }),
-  }), graphqlHttpErrorHandler(logger));
+  app.use(
+    '/graphql',
+    express.json({ limit: '100kb' }),
+    requestContext(orm, deps),
+    expressMiddleware(apollo, {
+      context: async ({ res }) => ({ ...(res.locals.ctx as Ctx), loaders: createLoaders(res.locals.ctx.em) }),
+    }),
+    graphqlHttpErrorHandler(logger),
+  );
   app.use('/api/v1', noStore);
   // Byte routes check a bearer token together with the credential in their URL, not before it.
   const bytePaths = [...streamBytePaths, ...chapterBytePaths].map((p) => `/api/v1${p}`);

@@ -1,9 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { EmbeddedWorkerData, EmbeddedWorkerMessage } from './embedded-worker.js';
 
 /**
  * How the `pg` driver reaches the embedded server, which has no TCP port: `host` is the directory
@@ -21,48 +21,22 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-const require = createRequire(import.meta.url);
-
 /** Names the socket file as PostgreSQL does; no TCP port is opened. */
 const SOCKET_PORT = 5432;
 /** A Unix socket path holds 107 bytes on Linux (sun_path is 108 with the closing NUL). */
 const MAX_SOCKET_PATH = 107;
 
-type WorkerMessage = { type: 'ready' } | { type: 'stopped' } | { type: 'error'; message: string };
-
 /**
- * The worker's whole program. PGlite executes every statement synchronously in WASM, so on the
- * API's own thread each query would stall every other request (seen: event-loop delays of 70 ms
- * and more under load); in a worker it runs beside the API on the other core, and the API reaches
- * it over a Unix socket like any PostgreSQL server. Plain CommonJS, given as source text, so the
- * same code runs from the compiled API and from the TypeScript sources under test; the modules
- * are loaded by the absolute paths the parent resolved.
+ * PGlite executes every statement synchronously in WASM, so on the API's own thread each query
+ * would stall every other request (seen: event-loop delays of 70 ms and more under load); in a
+ * worker (embedded-worker.ts) it runs beside the API on the other core, and the API reaches it
+ * over a Unix socket like any PostgreSQL server.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { PGlite } = require(workerData.pgliteModule);
-const { PGLiteSocketServer } = require(workerData.socketModule);
-(async () => {
-  const db = await PGlite.create(workerData.dataDir ? { dataDir: workerData.dataDir } : {});
-  const server = new PGLiteSocketServer({ db, path: workerData.socketPath, maxConnections: 1 });
-  await server.start();
-  parentPort.on('message', async (message) => {
-    if (message !== 'stop') return;
-    try {
-      await server.stop();
-      await db.close();
-      parentPort.postMessage({ type: 'stopped' });
-    } catch (err) {
-      parentPort.postMessage({ type: 'error', message: String((err && err.message) || err) });
-    }
-  });
-  parentPort.postMessage({ type: 'ready' });
-})().catch((err) => parentPort.postMessage({ type: 'error', message: String((err && err.message) || err) }));
-`;
+const workerProgram = new URL('./embedded-worker.js', import.meta.url);
 
-function nextMessage(worker: Worker): Promise<WorkerMessage> {
+function nextMessage(worker: Worker): Promise<EmbeddedWorkerMessage> {
   return new Promise((resolve, reject) => {
-    const onMessage = (message: WorkerMessage) => {
+    const onMessage = (message: EmbeddedWorkerMessage) => {
       cleanup();
       resolve(message);
     };
@@ -138,15 +112,8 @@ async function startWorker(dataDir: string | undefined): Promise<EmbeddedDatabas
   const socketFile = socketFileIn(socket.dir);
   await removeStaleSocket(socketFile);
   const removeSocket = () => rmSync(socket.temporary ? socket.dir : socketFile, { recursive: true, force: true });
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: {
-      dataDir,
-      socketPath: socketFile,
-      pgliteModule: require.resolve('@electric-sql/pglite'),
-      socketModule: require.resolve('@electric-sql/pglite-socket'),
-    },
-  });
+  const workerData: EmbeddedWorkerData = { dataDir, socketPath: socketFile };
+  const worker = new Worker(workerProgram, { workerData });
   const started = await nextMessage(worker).catch(async (err: unknown) => {
     await worker.terminate();
     removeSocket();

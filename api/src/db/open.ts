@@ -18,7 +18,8 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
     const orm = await openOrm({ url: config.databaseUrl }).catch((err: Error) => {
       throw new AppError('INTERNAL', `Cannot connect to DATABASE_URL: ${err.message}`);
     });
-    if (!(await orm.isConnected())) throw new AppError('INTERNAL', 'Cannot connect to DATABASE_URL: check the host, port and credentials');
+    if (!(await orm.isConnected()))
+      throw new AppError('INTERNAL', 'Cannot connect to DATABASE_URL: check the host, port and credentials');
     return { orm, close: () => orm.close(true) };
   }
   const embedded = await startEmbeddedDatabase(path.join(config.dataDir, 'pgdata'));

@@ -67,7 +67,11 @@ export async function startApollo(parts: {
       ...noStoreResponses(),
       {
         async serverWillStart() {
-          return { drainServer: async () => { await webSocket.dispose(); } };
+          return {
+            drainServer: async () => {
+              await webSocket.dispose();
+            },
+          };
         },
       },
       subscriptionsOverWebSocketOnly(),

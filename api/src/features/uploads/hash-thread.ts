@@ -1,59 +1,5 @@
 import { Worker } from 'node:worker_threads';
-
-/**
- * SHA-256 states computed on a worker thread. On the API's own thread, hashing each 5 MiB chunk
- * held its bytes back from the disk for about 3.5 ms of the 21 ms a chunk took (timed in the upload
- * benchmark); on a worker it runs beside the request on the other core, and a finalize that must
- * hash what arrived out of order reads the file there, not on the thread serving requests.
- *
- * States are numbered here and live on the worker. It handles messages in order, so a state
- * forked from another holds every byte sent to that one before the fork. A state the worker does
- * not hold (it was restarted) forks into a lost state, and a digest of a lost state fails with
- * HashLost rather than describe other bytes.
- */
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const { createReadStream } = require('node:fs');
-const states = new Map();
-function fork(from) {
-  if (from === null) return createHash('sha256');
-  const source = states.get(from);
-  return source ? source.copy() : null;
-}
-function digest({ request, from, file, start, end }) {
-  const hash = fork(from);
-  if (!hash) return parentPort.postMessage({ op: 'digest', request, lost: true });
-  const reply = (error) =>
-    parentPort.postMessage(error ? { op: 'digest', request, error: String(error.message || error) } : { op: 'digest', request, hex: hash.digest('hex') });
-  if (start >= end) return reply();
-  const stream = createReadStream(file, { start, end: end - 1, highWaterMark: 1024 * 1024 });
-  stream.on('data', (bytes) => hash.update(bytes));
-  stream.once('error', reply);
-  stream.once('end', () => reply());
-}
-parentPort.on('message', (message) => {
-  switch (message.op) {
-    case 'fork':
-      states.set(message.id, fork(message.from));
-      break;
-    case 'update':
-      states.get(message.id)?.update(new Uint8Array(message.bytes, 0, message.size));
-      parentPort.postMessage({ op: 'updated', id: message.id, size: message.size, bytes: message.bytes }, [message.bytes]);
-      break;
-    case 'drop':
-      states.delete(message.id);
-      break;
-    case 'digest':
-      digest(message);
-      break;
-  }
-});
-`;
-
-type Reply =
-  | { op: 'updated'; id: number; size: number; bytes: ArrayBuffer }
-  | { op: 'digest'; request: number; hex?: string; lost?: boolean; error?: string };
+import type { HashReply, HashRequest } from './hash-worker.js';
 
 /** The digest's starting state is not on the hash thread (it was restarted): hash from scratch. */
 export class HashLost extends Error {
@@ -124,6 +70,17 @@ export class HashFeed {
   }
 }
 
+/**
+ * SHA-256 states computed on a worker thread. On the API's own thread, hashing each 5 MiB chunk
+ * held its bytes back from the disk for about 3.5 ms of the 21 ms a chunk took (timed in the upload
+ * benchmark); on a worker it runs beside the request on the other core, and a finalize that must
+ * hash what arrived out of order reads the file there, not on the thread serving requests.
+ *
+ * States are numbered here and live on the worker. It handles messages in order, so a state
+ * forked from another holds every byte sent to that one before the fork. A state the worker does
+ * not hold (it was restarted) forks into a lost state, and a digest of a lost state fails with
+ * HashLost rather than describe other bytes. The worker's program is hash-worker.ts.
+ */
 export class HashThread {
   /** Told when the worker fails: the running hashes it held are lost (finalize reads back instead). */
   onFailure: (err: Error) => void = () => undefined;
@@ -162,23 +119,23 @@ export class HashThread {
   }
 
   /** @internal */
-  post(message: object, transfer: ArrayBuffer[] = []): void {
+  post(message: HashRequest, transfer: ArrayBuffer[] = []): void {
     this.start().postMessage(message, transfer);
   }
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const worker = new Worker(new URL('./hash-worker.js', import.meta.url));
     // Idle, it must not keep a process (a test run, a CLI) alive.
     worker.unref();
-    worker.on('message', (reply: Reply) => this.receive(reply));
+    worker.on('message', (reply: HashReply) => this.receive(reply));
     worker.once('error', (err) => this.onFailure(err));
     worker.once('exit', () => this.stopped(worker));
     this.worker = worker;
     return worker;
   }
 
-  private receive(reply: Reply): void {
+  private receive(reply: HashReply): void {
     if (reply.op === 'updated') {
       if (reply.bytes.byteLength === BUFFER_BYTES && this.spare.length < SPARE_BUFFERS) this.spare.push(reply.bytes);
       this.feeds.get(reply.id)?.hashed(reply.size);
