@@ -12,27 +12,35 @@ interface Notice {
 
 const NotificationContext = createContext<Notify | null>(null);
 
+/** A forced logout without a mounted app reloads to /login and leaves its message in storage. */
+function pendingNotice(): Notice | null {
+  try {
+    const pending = sessionStorage.getItem(PENDING_NOTICE_KEY);
+    return pending ? { key: 0, message: pending, severity: 'warning' } : null;
+  } catch {
+    // Storage blocked: nothing was left for us.
+    return null;
+  }
+}
+
 /** App-wide toast for events that are not tied to a form (forced logout, revoked access). */
 export function NotificationProvider({ children }: { children: ReactNode }) {
-  const [notice, setNotice] = useState<Notice | null>(null);
-  const [open, setOpen] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(pendingNotice);
+  const [open, setOpen] = useState(notice !== null);
 
   const notify = useCallback<Notify>((message, severity = 'info') => {
     setNotice({ key: Date.now(), message, severity });
     setOpen(true);
   }, []);
 
-  // A forced logout without a mounted app reloads to /login and leaves its message here.
+  // Shown once: a later reload must not bring the message back.
   useEffect(() => {
     try {
-      const pending = sessionStorage.getItem(PENDING_NOTICE_KEY);
-      if (!pending) return;
       sessionStorage.removeItem(PENDING_NOTICE_KEY);
-      notify(pending, 'warning');
     } catch {
-      // Storage blocked: nothing was left for us.
+      // Storage blocked: there is nothing to remove.
     }
-  }, [notify]);
+  }, []);
 
   return (
     <NotificationContext.Provider value={notify}>

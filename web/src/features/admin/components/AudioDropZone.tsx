@@ -1,24 +1,15 @@
 import AudioFileIcon from '@mui/icons-material/AudioFile';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { Box, Button, Paper, Stack, Typography } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useObjectUrl } from '../../../components/useObjectUrl';
 import { formatBytes } from '../admin-format';
 
 /** Drag-and-drop or click to choose one audio file; shows a preview player once chosen. */
 export function AudioDropZone({ file, onPick }: { file: File | null; onPick: (file: File) => void }) {
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
-  const [preview, setPreview] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!file) {
-      setPreview(null);
-      return;
-    }
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
+  const preview = useObjectUrl(file);
 
   const chooser = (
     <input

@@ -34,7 +34,16 @@ const ADMIN_TEXTS: ChapterPlaybackTexts = {
 
 export function ChapterManager({ fileId }: { fileId: string }) {
   const chapters = useChapters(fileId);
-  const playback = useChapterPlayback(fileId, ADMIN_TEXTS);
+  // Taken apart so the audio element's ref is not read with the rendered values.
+  const {
+    audioRef,
+    error: playbackError,
+    activeChapterId,
+    playing,
+    position,
+    playChapter,
+    stopChapter,
+  } = useChapterPlayback(fileId, ADMIN_TEXTS);
   const [storage, setStorage] = useState<SegmentStorage>('filesystem');
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
@@ -94,7 +103,7 @@ export function ChapterManager({ fileId }: { fileId: string }) {
       setError('Chapter is not ready for playback. Please finalize chapters first.');
       return;
     }
-    void playback.playChapter(chapter.id, chapter.label);
+    void playChapter(chapter.id, chapter.label);
   };
 
   return (
@@ -146,7 +155,7 @@ export function ChapterManager({ fileId }: { fileId: string }) {
         </Button>
       </Stack>
       {/* Shaka attaches here; the rows are the controls. */}
-      <audio ref={playback.audioRef} hidden />
+      <audio ref={audioRef} hidden />
       {success && (
         <Alert severity="success" sx={{ mb: 2 }}>
           {success}
@@ -157,9 +166,9 @@ export function ChapterManager({ fileId }: { fileId: string }) {
           {error}
         </Alert>
       )}
-      {playback.error && (
+      {playbackError && (
         <Alert severity="error" sx={{ mb: 2 }}>
-          {playback.error}
+          {playbackError}
         </Alert>
       )}
       {chapters.error && (
@@ -167,10 +176,10 @@ export function ChapterManager({ fileId }: { fileId: string }) {
           {errorText(chapters.error, 'Failed to load chapters')}
         </Alert>
       )}
-      {playback.activeChapterId && (
+      {activeChapterId && (
         <Typography variant="body2" sx={{ mb: 1 }} aria-live="polite">
-          {playback.playing ? 'Playing' : 'Paused'}:{' '}
-          {chapters.chapters.find((c) => c.id === playback.activeChapterId)?.label} ({Math.floor(playback.position)}s)
+          {playing ? 'Playing' : 'Paused'}: {chapters.chapters.find((c) => c.id === activeChapterId)?.label} (
+          {Math.floor(position)}s)
         </Typography>
       )}
       {chapters.chapters.length === 0 && !chapters.loading ? (
@@ -181,9 +190,9 @@ export function ChapterManager({ fileId }: { fileId: string }) {
             <ChapterRow
               key={chapter.id}
               chapter={chapter}
-              playing={playback.activeChapterId === chapter.id}
+              playing={activeChapterId === chapter.id}
               onPlay={() => onPlay(chapter)}
-              onStop={() => void playback.stopChapter()}
+              onStop={() => void stopChapter()}
               onEdit={() => setEditing({ chapter })}
               onDelete={() => setToDelete(chapter)}
             />

@@ -10,7 +10,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useObjectUrl } from '../../../components/useObjectUrl';
 
 export type CoverStorageType = 'file' | 'base64';
 export const COVER_MAX_BYTES = 5 * 1024 * 1024;
@@ -45,16 +45,7 @@ export function CoverPicker({
   storage,
   onStorageChange,
 }: CoverPickerProps) {
-  const [preview, setPreview] = useState<string | null>(null);
-  useEffect(() => {
-    if (!cover) {
-      setPreview(null);
-      return;
-    }
-    const url = URL.createObjectURL(cover);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [cover]);
+  const preview = useObjectUrl(cover);
   const shown = preview ?? currentUrl ?? null;
 
   return (

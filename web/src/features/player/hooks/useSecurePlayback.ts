@@ -53,6 +53,14 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
   // Where to pick up after a session is re-opened (the old one expired mid-play).
   const resume = useRef<{ position: number; play: boolean } | null>(null);
   const stopped = useRef(false);
+  // A new file or a re-opened session starts over from 'initializing', set during render so the
+  // old status is never shown with the new round.
+  const [round, setRound] = useState({ fileId, initRound });
+  if (round.fileId !== fileId || round.initRound !== initRound) {
+    setRound({ fileId, initRound });
+    setStatus('initializing');
+    setError(null);
+  }
 
   const streamUrl = sessionToken ? `${REST_BASE}${streamPath(sessionToken)}` : null;
 
@@ -88,8 +96,6 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
   useEffect(() => {
     let cancelled = false;
     stopped.current = false;
-    setStatus('initializing');
-    setError(null);
     openSession(fileId, () => cancelled)
       .then((grant) => {
         if (cancelled) return;
