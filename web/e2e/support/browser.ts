@@ -26,9 +26,15 @@ export function launchBrowser(): Promise<Browser> {
 
 export const baseUrl = (): string => inject('baseUrl');
 
+/** A phone's screen (an iPhone 14's CSS pixels), for the layouts that must work there. */
+export const PHONE = { width: 390, height: 844 };
+
 /** A fresh browser profile: its own local storage, so its own device id. */
-export async function newDevice(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 860 } });
+export async function newDevice(
+  browser: Browser,
+  viewport = { width: 1280, height: 860 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport });
   const page = await context.newPage();
   return { context, page };
 }

@@ -1,20 +1,7 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import {
-  Alert,
-  Button,
-  Chip,
-  CircularProgress,
-  Container,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
-import { useState } from 'react';
+import { Button, Chip, CircularProgress, Typography } from '@mui/material';
 import { useParams } from 'react-router';
+import { useClockPast } from '../../../components/useClockPast';
 import {
   AdminFileAccessDocument,
   AdminRevokeAccessDocument,
@@ -22,11 +9,11 @@ import {
   type GrantStatus,
 } from '../../../gql/graphql';
 import { errorText, formatDateTime } from '../admin-format';
-import { AdminPageHeader } from '../components/AdminPageHeader';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { useClockPast } from '../../../components/useClockPast';
+import { AdminListPage } from '../components/AdminListPage';
+import { AdminTable, type Column } from '../components/AdminTable';
 import { GrantAccessForm } from '../components/GrantAccessForm';
-import { useTimedMessage } from '../hooks/useTimedMessage';
+import { useBanners } from '../hooks/useBanners';
+import { useConfirmedAction } from '../hooks/useConfirmedAction';
 
 type Grant = AdminFileAccessQuery['fileAccessList']['grants'][number];
 
@@ -48,44 +35,68 @@ export function FileAccessPage() {
     variables: { fileId },
     fetchPolicy: 'network-only',
   });
-  const [revokeAccess, { loading: revoking }] = useMutation(AdminRevokeAccessDocument);
-  const [success, setSuccess] = useTimedMessage(3000);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [toRevoke, setToRevoke] = useState<Grant | null>(null);
+  const [revokeAccess] = useMutation(AdminRevokeAccessDocument);
+  const banners = useBanners({ successMs: 3000 });
   const list = data?.fileAccessList;
   const now = useClockPast(list?.grants.map((g) => g.expiresAt) ?? []);
   const holders = new Set(list?.grants.filter((g) => statusOf(g, now) === 'Active').map((g) => g.user.id));
   const candidates = list?.allUsers.filter((u) => !holders.has(u.id)) ?? [];
 
-  const onRevoke = async () => {
-    if (!toRevoke) return;
-    try {
-      await revokeAccess({ variables: { id: toRevoke.id } });
-      setSuccess('Access revoked successfully');
-      setActionError(null);
-      await refetch();
-    } catch (err) {
-      setActionError(errorText(err, 'Failed to revoke access'));
-    } finally {
-      setToRevoke(null);
-    }
-  };
+  const revocation = useConfirmedAction({
+    title: 'Revoke Access',
+    confirmLabel: 'Revoke',
+    message: (grant: Grant) =>
+      `Revoke ${grant.user.name} (${grant.user.email})'s access to this file? Their open players stop at once.`,
+    run: (grant) =>
+      banners.attempt(async () => {
+        await revokeAccess({ variables: { id: grant.id } });
+        await refetch();
+        return 'Access revoked successfully';
+      }, 'Failed to revoke access'),
+  });
+
+  const columns: Column<Grant>[] = [
+    {
+      label: 'User',
+      cell: (grant) => (
+        <div>
+          {grant.user.name}
+          <Typography variant="body2" color="text.secondary">
+            {grant.user.email}
+          </Typography>
+        </div>
+      ),
+    },
+    {
+      label: 'Status',
+      cell: (grant) => {
+        const status = statusOf(grant, now);
+        return <Chip size="small" label={status} color={STATUS_COLOR[status]} />;
+      },
+    },
+    { label: 'Access Granted', cell: (grant) => formatDateTime(grant.grantedAt) },
+    { label: 'Expires', cell: (grant) => (grant.expiresAt ? formatDateTime(grant.expiresAt) : 'Never') },
+    {
+      label: 'Actions',
+      align: 'right',
+      cell: (grant) =>
+        statusOf(grant, now) === 'Active' && (
+          <Button color="error" aria-label={`Revoke ${grant.user.email}`} onClick={() => revocation.ask(grant)}>
+            Revoke
+          </Button>
+        ),
+    },
+  ];
 
   return (
-    <Container maxWidth="lg" sx={{ py: 4 }}>
-      <AdminPageHeader title="Manage Access" back="/admin/files" />
+    <AdminListPage
+      title="Manage Access"
+      back="/admin/files"
+      banners={banners}
+      loadError={error && errorText(error, 'Failed to load file access data')}
+    >
+      {revocation.dialog}
       {loading && <CircularProgress />}
-      {error && <Alert severity="error">{errorText(error, 'Failed to load file access data')}</Alert>}
-      {success && (
-        <Alert severity="success" sx={{ mb: 2 }}>
-          {success}
-        </Alert>
-      )}
-      {actionError && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {actionError}
-        </Alert>
-      )}
       {list && (
         <>
           <Typography variant="h6" component="p" sx={{ mb: 2 }}>
@@ -98,74 +109,18 @@ export function FileAccessPage() {
             fileId={fileId}
             candidates={candidates}
             onGranted={(message) => {
-              setSuccess(message);
-              setActionError(null);
+              banners.succeed(message);
               void refetch();
             }}
           />
-          <Paper>
-            <Table aria-label="Current access">
-              <TableHead>
-                <TableRow>
-                  <TableCell>User</TableCell>
-                  <TableCell>Status</TableCell>
-                  <TableCell>Access Granted</TableCell>
-                  <TableCell>Expires</TableCell>
-                  <TableCell align="right">Actions</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {list.grants.map((grant) => {
-                  const status = statusOf(grant, now);
-                  return (
-                    <TableRow key={grant.id}>
-                      <TableCell>
-                        {grant.user.name}
-                        <Typography variant="body2" color="text.secondary">
-                          {grant.user.email}
-                        </Typography>
-                      </TableCell>
-                      <TableCell>
-                        <Chip size="small" label={status} color={STATUS_COLOR[status]} />
-                      </TableCell>
-                      <TableCell>{formatDateTime(grant.grantedAt)}</TableCell>
-                      <TableCell>{grant.expiresAt ? formatDateTime(grant.expiresAt) : 'Never'}</TableCell>
-                      <TableCell align="right">
-                        {status === 'Active' && (
-                          <Button
-                            color="error"
-                            aria-label={`Revoke ${grant.user.email}`}
-                            onClick={() => setToRevoke(grant)}
-                          >
-                            Revoke
-                          </Button>
-                        )}
-                      </TableCell>
-                    </TableRow>
-                  );
-                })}
-                {list.grants.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={5} align="center">
-                      No users have been granted access to this file.
-                    </TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
-          </Paper>
+          <AdminTable
+            label="Current access"
+            columns={columns}
+            rows={list.grants}
+            empty="No users have been granted access to this file."
+          />
         </>
       )}
-      <ConfirmDialog
-        open={toRevoke !== null}
-        title="Revoke Access"
-        confirmLabel="Revoke"
-        busy={revoking}
-        onConfirm={() => void onRevoke()}
-        onCancel={() => setToRevoke(null)}
-        danger
-        message={`Revoke ${toRevoke?.user.name ?? ''} (${toRevoke?.user.email ?? ''})'s access to this file? Their open players stop at once.`}
-      />
-    </Container>
+    </AdminListPage>
   );
 }

@@ -1,0 +1,73 @@
+import SearchIcon from '@mui/icons-material/Search';
+import { Alert, Container, InputAdornment, TextField } from '@mui/material';
+import type { ReactNode } from 'react';
+import type { Banners } from '../hooks/useBanners';
+import { AdminPageHeader } from './AdminPageHeader';
+
+interface Props {
+  title: string;
+  back: string;
+  /** Buttons beside the title (Add User, Upload File). */
+  actions?: ReactNode;
+  banners: Pick<Banners, 'success' | 'error'>;
+  /** The list's own load failure, already worded. */
+  loadError?: string | null;
+  children: ReactNode;
+}
+
+/** The frame of an admin list page: header, the success and error banners, then the list. */
+export function AdminListPage({ title, back, actions, banners, loadError, children }: Props) {
+  return (
+    <Container maxWidth="lg" sx={{ py: 4 }}>
+      <AdminPageHeader title={title} back={back}>
+        {actions}
+      </AdminPageHeader>
+      {banners.success && (
+        <Alert severity="success" sx={{ mb: 2 }}>
+          {banners.success}
+        </Alert>
+      )}
+      {banners.error && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {banners.error}
+        </Alert>
+      )}
+      {loadError && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {loadError}
+        </Alert>
+      )}
+      {children}
+    </Container>
+  );
+}
+
+/** The search box of an admin list; `label` is its accessible name and placeholder. */
+export function ListSearchField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (text: string) => void;
+}) {
+  return (
+    <TextField
+      fullWidth
+      placeholder={`${label}...`}
+      aria-label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      slotProps={{
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon />
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
