@@ -43,6 +43,8 @@ describe('admin: manage access', () => {
     await expect.poll(visible(admin.page, 'Please select a user'), { timeout: 5000 }).toBe(true);
     await admin.page.getByRole('combobox', { name: 'Select User' }).click();
     await admin.page.getByRole('option', { name: new RegExp(listener.email) }).click();
+    // Choosing a user answers the alert: it goes at once.
+    await expect.poll(visible(admin.page, 'Please select a user'), { timeout: 5000 }).toBe(false);
     await admin.page.getByLabel('Expires At (optional)').fill(localDateTime(2 * 24 * 3600 * 1000));
     await admin.page.getByRole('button', { name: 'Grant Access' }).click();
     await expect.poll(visible(admin.page, 'Access granted successfully'), { timeout: 5000 }).toBe(true);

@@ -27,6 +27,18 @@ describe('admin: chapters', () => {
       .toBe(true);
     expect(await page.getByRole('button', { name: 'Finalize Chapters' }).isDisabled()).toBe(true);
     expect(await page.getByRole('combobox', { name: 'Chapter Storage' }).textContent()).toBe('Filesystem');
+    // At 1280 px the toolbar is one row of one-line controls.
+    const toolbar = await Promise.all(
+      [
+        page.getByRole('combobox', { name: 'Chapter Storage' }),
+        page.getByRole('button', { name: 'Finalize Chapters' }),
+        page.getByRole('button', { name: 'Load Sample Chapters' }),
+        page.getByRole('button', { name: 'Add Chapter' }),
+      ].map((control) => control.boundingBox()),
+    );
+    const middles = toolbar.map((box) => Math.round((box?.y ?? 0) + (box?.height ?? 0) / 2));
+    expect(new Set(middles).size, JSON.stringify(toolbar)).toBe(1);
+    expect(Math.max(...toolbar.slice(1).map((box) => box?.height ?? 0))).toBeLessThan(40);
 
     await page.getByRole('button', { name: 'Add Chapter' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Chapter' });

@@ -39,8 +39,13 @@ describe('admin: edit a file', () => {
       .poll(() => page.getByLabel('Audio preview').evaluate((a: HTMLAudioElement) => a.readyState), { timeout: 10_000 })
       .toBeGreaterThan(0);
 
+    // A blank title is refused; the alert goes as soon as the title is typed again.
+    await page.getByLabel('Title').fill('');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect.poll(visible(page, 'Please enter a title for the audio file'), { timeout: 5000 }).toBe(true);
     const renamed = `${title} renamed`;
     await page.getByLabel('Title').fill(renamed);
+    expect(await page.getByText('Please enter a title for the audio file').count()).toBe(0);
     await page.getByLabel('Description').fill('A calmer description');
     await page.getByLabel('Public', { exact: true }).check();
     await page.getByLabel('Cover image', { exact: true }).setInputFiles(makeCover('green'));

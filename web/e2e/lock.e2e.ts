@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { signInThroughUi } from './support/ui';
@@ -40,6 +40,10 @@ describe('single-device policy', () => {
     // No reload, no click: the first browser leaves the library on its own.
     await first.page.waitForURL('**/login', { timeout: 15_000 });
     await first.page.getByText(LOCK_TEXT).waitFor();
+    // The notice sits clear of the sign-in card, whose fields stay readable.
+    const notice = await first.page.getByRole('alert').filter({ hasText: LOCK_TEXT }).boundingBox();
+    const card = await first.page.getByRole('main').boundingBox();
+    expect(notice && card && (notice.y >= card.y + card.height || notice.y + notice.height <= card.y)).toBe(true);
     await screenshot(first.page, 'lock-first-device-signed-out');
 
     // And the lock holds: signing in again from the first browser is refused.

@@ -50,7 +50,8 @@ export function NotificationProvider({ children }: { children: ReactNode }) {
         open={open}
         autoHideDuration={6000}
         onClose={(_, reason) => reason !== 'clickaway' && setOpen(false)}
-        anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+        // At the bottom: at the top it covered the sign-in card a forced logout lands on.
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
       >
         <Alert severity={notice?.severity ?? 'info'} variant="filled" onClose={() => setOpen(false)}>
           {notice?.message}

@@ -1,4 +1,5 @@
 /** Display formats of the admin screens (spec section 9). */
+import { formatTime } from '../../components/format-time';
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
@@ -10,16 +11,10 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${exponent === 0 ? value : value.toFixed(2)} ${UNITS[exponent]}`;
 }
 
-/** m:ss, used for track lengths and time remaining. */
-export function formatClock(totalSeconds: number): string {
-  const s = Math.max(0, Math.floor(totalSeconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
 /** Durations in tables: m:ss under an hour, else 'Xh YYm'. */
 export function formatDurationShort(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));
-  if (s < 3600) return formatClock(s);
+  if (s < 3600) return formatTime(s);
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 

@@ -1,8 +1,2 @@
-/** Player clock: m:ss, or h:mm:ss from an hour up. */
-export function formatTime(totalSeconds: number): string {
-  const s = Number.isFinite(totalSeconds) ? Math.max(0, Math.floor(totalSeconds)) : 0;
-  const hours = Math.floor(s / 3600);
-  const minutes = Math.floor((s % 3600) / 60);
-  const seconds = String(s % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
-}
+// The clock is shared with the admin screens; it lives in components/.
+export { formatTime } from '../../components/format-time';

@@ -116,10 +116,12 @@ export function ChapterManager({ fileId }: { fileId: string }) {
         <Chip label={`Ready: ${summary.ready}`} color="success" variant="outlined" />
         <Chip label={`Failed: ${summary.failed}`} color="error" variant="outlined" />
       </Stack>
+      {/* Small controls that never wrap their words: the row fits the Edit File column at 1280 px,
+          and on a narrower screen a whole button moves to the next line. */}
       <Stack
         direction={{ xs: 'column', md: 'row' }}
         spacing={2}
-        sx={{ mb: 2, alignItems: { md: 'center' } }}
+        sx={{ mb: 2, alignItems: { md: 'center' }, flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
         useFlexGap
       >
         <FormControl size="small" sx={{ minWidth: 180 }}>
@@ -135,6 +137,7 @@ export function ChapterManager({ fileId }: { fileId: string }) {
           </Select>
         </FormControl>
         <Button
+          size="small"
           variant="contained"
           startIcon={<LockIcon />}
           disabled={summary.pending === 0 || chapters.finalizing}
@@ -143,6 +146,7 @@ export function ChapterManager({ fileId }: { fileId: string }) {
           {chapters.finalizing ? 'Finalizing...' : 'Finalize Chapters'}
         </Button>
         <Button
+          size="small"
           variant="outlined"
           startIcon={<LibraryAddIcon />}
           disabled={chapters.loadingSamples || chapters.chapters.length > 0}
@@ -150,7 +154,7 @@ export function ChapterManager({ fileId }: { fileId: string }) {
         >
           Load Sample Chapters
         </Button>
-        <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setEditing({ chapter: null })}>
+        <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={() => setEditing({ chapter: null })}>
           Add Chapter
         </Button>
       </Stack>

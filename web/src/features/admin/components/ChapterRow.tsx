@@ -4,7 +4,8 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import StopIcon from '@mui/icons-material/Stop';
 import { Chip, IconButton, ListItem, ListItemText, Stack, Tooltip } from '@mui/material';
 import type { AdminChapterFragment, ChapterStatus } from '../../../gql/graphql';
-import { formatBytes, formatClock, formatDateTime } from '../admin-format';
+import { formatBytes, formatDateTime } from '../admin-format';
+import { formatTime } from '../../../components/format-time';
 
 export const CHAPTER_STATUS_COLOR: Record<ChapterStatus, 'warning' | 'success' | 'error'> = {
   pending: 'warning',
@@ -24,7 +25,7 @@ interface ChapterRowProps {
 /** One chapter: times, sizes, status and its play, edit and delete actions. */
 export function ChapterRow({ chapter, playing, onPlay, onStop, onEdit, onDelete }: ChapterRowProps) {
   const details = [
-    `${formatClock(chapter.startTime)} - ${chapter.endTime == null ? 'End' : formatClock(chapter.endTime)}`,
+    `${formatTime(chapter.startTime)} - ${chapter.endTime == null ? 'End' : formatTime(chapter.endTime)}`,
     chapter.plainSize != null ? `Plain: ${formatBytes(chapter.plainSize)}` : null,
     chapter.encryptedSize != null ? `Encrypted: ${formatBytes(chapter.encryptedSize)}` : null,
     chapter.finalizedAt ? `Finalized: ${formatDateTime(chapter.finalizedAt)}` : null,

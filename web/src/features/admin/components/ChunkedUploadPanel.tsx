@@ -1,5 +1,6 @@
 import { Alert, Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
-import { formatBytes, formatClock } from '../admin-format';
+import { formatBytes } from '../admin-format';
+import { formatTime } from '../../../components/format-time';
 import { CHUNK_SIZE } from '../hooks/chunk-transfer';
 import type { ChunkedUploadState } from '../hooks/useChunkedUpload';
 
@@ -51,7 +52,7 @@ export function ChunkedUploadPanel({
         <Stack direction="row" spacing={3} sx={{ mt: 1, flexWrap: 'wrap' }} useFlexGap>
           <Typography variant="body2">Speed: {formatBytes(state.speed)}/s</Typography>
           <Typography variant="body2">
-            Time remaining: {state.remainingSeconds == null ? '--:--' : formatClock(state.remainingSeconds)}
+            Time remaining: {state.remainingSeconds == null ? '--:--' : formatTime(state.remainingSeconds)}
           </Typography>
           <Typography variant="body2">
             Uploaded: {formatBytes(state.uploadedBytes)} of {formatBytes(file.size)}

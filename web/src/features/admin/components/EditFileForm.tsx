@@ -37,6 +37,13 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
   const [success, setSuccess] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [updateFile] = useMutation(AdminUpdateFileDocument);
+  // An edit answers the error it was shown for: the alert goes until the next save says otherwise.
+  const edited =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      setError(null);
+      set(value);
+    };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -98,7 +105,7 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
         fullWidth
         margin="normal"
         value={title}
-        onChange={(e) => setTitle(e.target.value)}
+        onChange={(e) => edited(setTitle)(e.target.value)}
       />
       <TextField
         label="Description"
@@ -107,7 +114,7 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
         minRows={3}
         margin="normal"
         value={description}
-        onChange={(e) => setDescription(e.target.value)}
+        onChange={(e) => edited(setDescription)(e.target.value)}
       />
       <CoverPicker
         cover={cover}
@@ -118,7 +125,7 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
           setError(problem);
           if (!problem) setCover(picked);
         }}
-        onRemove={() => (cover ? setCover(null) : setRemoveCover(true))}
+        onRemove={() => (cover ? edited(setCover)(null) : edited(setRemoveCover)(true))}
         // The storage choice only matters when a cover will be written.
         showStorage={!hasCover || removeCover || cover !== null}
         storage={storage}
@@ -127,7 +134,7 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
       <FileAudioPreview fileId={file.id} />
       <Box sx={{ mt: 2 }}>
         <FormControlLabel
-          control={<Switch checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />}
+          control={<Switch checked={isPublic} onChange={(e) => edited(setIsPublic)(e.target.checked)} />}
           label="Public"
         />
       </Box>

@@ -77,7 +77,10 @@ export function GrantAccessForm({
                 labelId="grant-user-label"
                 label="Select User"
                 value={userId}
-                onChange={(e) => setUserId(e.target.value)}
+                onChange={(e) => {
+                  setError(null);
+                  setUserId(e.target.value);
+                }}
               >
                 {candidates.map((user) => (
                   <MenuItem key={user.id} value={user.id}>
@@ -90,7 +93,10 @@ export function GrantAccessForm({
               label="Expires At (optional)"
               type="datetime-local"
               value={expiresAt}
-              onChange={(e) => setExpiresAt(e.target.value)}
+              onChange={(e) => {
+                setError(null);
+                setExpiresAt(e.target.value);
+              }}
               slotProps={{ inputLabel: { shrink: true } }}
             />
             <Button type="submit" variant="contained" disabled={loading}>
