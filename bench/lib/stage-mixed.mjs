@@ -29,7 +29,7 @@ function count(tally, status, latency, bytes = 0) {
 }
 
 /** One listener: a range of RANGE_BYTES every PACE_SECONDS from a random place, until `until`. */
-async function listen(streamUrl, size, until, tally) {
+async function listen(stream, size, until, tally) {
   await sleep(Math.random() * PACE_SECONDS * 1000);
   let offset = Math.floor(Math.random() * (size / 2));
   for (let next = performance.now(); next < until; next += PACE_SECONDS * 1000) {
@@ -37,8 +37,9 @@ async function listen(streamUrl, size, until, tally) {
     let status = 0;
     let bytes = 0;
     try {
-      const res = await fetch(streamUrl, {
-        headers: { range: `bytes=${offset}-${Math.min(offset + RANGE_BYTES, size) - 1}` },
+      const res = await fetch(stream.url, {
+        // The stream cookie the session was given, sent back as the player's audio element does.
+        headers: { cookie: stream.cookie, range: `bytes=${offset}-${Math.min(offset + RANGE_BYTES, size) - 1}` },
         signal: globalThis.AbortSignal.timeout(30_000),
       });
       bytes = (await res.arrayBuffer()).byteLength;
@@ -68,7 +69,7 @@ async function browse(url, who, until, tally) {
   }
 }
 
-/** Opens one stream session per listener (setup, not timed) and returns their stream URLs. */
+/** Opens one stream session per listener (setup, not timed): their stream URLs and stream cookies. */
 export async function openStreams(url, listeners, fileIds) {
   const urls = [];
   await eachLimited(listeners, 10, async (who, i) => {
@@ -78,7 +79,8 @@ export async function openStreams(url, listeners, fileIds) {
     });
     const body = await res.json();
     if (!body.success) throw new Error(`stream session refused: ${res.status} ${body.message}`);
-    urls.push(`${url}${body.data.streamUrl}`);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('stream_proof=')) ?? '';
+    urls.push({ url: `${url}${body.data.streamUrl}`, cookie: cookie.split(';')[0] });
   });
   return urls;
 }
