@@ -46,14 +46,15 @@ const expected: Record<Rule, Record<Persona, string>> = {
     locked: 'UNAUTHENTICATED',
     admin: 'ok',
   },
-  // Only the owner (the live-grant user here) may delete a checkpoint; not even an administrator.
+  // Only the owner (the live-grant user here) may delete a checkpoint; not even an administrator,
+  // and to everyone else it answers as an unknown id.
   owner: {
     anonymous: 'UNAUTHENTICATED',
-    noGrant: 'FORBIDDEN',
-    expiredGrant: 'FORBIDDEN',
+    noGrant: 'NOT_FOUND',
+    expiredGrant: 'NOT_FOUND',
     liveGrant: 'ok',
     locked: 'UNAUTHENTICATED',
-    admin: 'FORBIDDEN',
+    admin: 'NOT_FOUND',
   },
   // A locked account's token is refused even where no sign-in is needed.
   public: {

@@ -46,9 +46,9 @@ export async function canViewFile(em: EntityManager, caller: Caller, file: Audio
 }
 
 /**
- * Loads a file the caller may see. A file that exists but is not visible answers FORBIDDEN when
- * `revealExistence` (streams: the player maps 403 to its access message), else NOT_FOUND so that
- * ids of other people's files reveal nothing.
+ * Loads a file the caller may see. A file that exists but is not visible answers NOT_FOUND, as an
+ * unknown id, so ids of other people's files reveal nothing; only `revealExistence` answers
+ * FORBIDDEN, for the one call whose 403 text the spec names (opening a stream session).
  */
 export async function findVisibleFile(
   em: EntityManager,

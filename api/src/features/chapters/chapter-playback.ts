@@ -62,7 +62,7 @@ export async function createChapterStreamUrl(
   input: unknown,
 ): Promise<ChapterStreamUrl> {
   const caller = requireCaller(ctx);
-  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'), { revealExistence: true });
+  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'));
   const { expiresIn } = parseInput(streamUrlSchema, input ?? {});
   const chapter = await ctx.em.findOne(Chapter, { id: parseId(chapterId, 'chapterId'), file });
   if (!chapter) throw new AppError('NOT_FOUND', 'Chapter not found');

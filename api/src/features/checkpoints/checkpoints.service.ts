@@ -51,12 +51,14 @@ export async function createCheckpoint(ctx: Ctx, rawInput: unknown): Promise<Che
   return checkpoint;
 }
 
-/** Only the owner may delete a checkpoint, even after losing access to its file. */
+/**
+ * Only the owner may delete a checkpoint, even after losing access to its file. Checkpoints are
+ * private, so another user's answers as an unknown id does: its existence is not theirs to learn.
+ */
 export async function deleteCheckpoint(ctx: Ctx, checkpointId: string): Promise<boolean> {
   const caller = requireCaller(ctx);
-  const checkpoint = await ctx.em.findOne(Checkpoint, { id: parseId(checkpointId, 'id') });
+  const checkpoint = await ctx.em.findOne(Checkpoint, { id: parseId(checkpointId, 'id'), user: caller.user.id });
   if (!checkpoint) throw new AppError('NOT_FOUND', 'Checkpoint not found');
-  if (checkpoint.user.id !== caller.user.id) throw new AppError('FORBIDDEN', 'Only the owner may delete a checkpoint');
   await ctx.em.remove(checkpoint).flush();
   return true;
 }

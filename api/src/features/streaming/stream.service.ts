@@ -51,7 +51,7 @@ export interface AudioBytes {
 /** Whether and how the caller can play a file. */
 export async function drmStatus(ctx: Ctx, fileId: string): Promise<DrmStatus> {
   const caller = requireCaller(ctx);
-  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'), { revealExistence: true });
+  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'));
   const readyChapters = await ctx.em.count(Chapter, { file, status: ChapterStatus.ready });
   return {
     fileId: file.id,
@@ -138,7 +138,7 @@ function signedRangeParts(p: SignedRangeParams): (string | number)[] {
 /** A URL for the part of the file from startTime, for seeking; bound to the caller's device session. */
 export async function createSignedUrl(ctx: Ctx, fileId: string, input: unknown): Promise<SignedUrlGrant> {
   const caller = requireCaller(ctx);
-  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'), { revealExistence: true });
+  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'));
   const body = parseInput(signedUrlSchema, input ?? {});
   if (body.startTime >= file.duration)
     throw new AppError('BAD_USER_INPUT', "startTime must be within the file's duration");

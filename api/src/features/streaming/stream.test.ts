@@ -70,7 +70,7 @@ describe('stream sessions', () => {
     const denied = await t.rest('POST', `/drm/session/${file.id}`, undefined, user);
     expect(denied.status).toBe(403);
     expect(denied.body).toMatchObject({ success: false, message: ACCESS_DENIED });
-    expect((await t.rest('GET', `/drm/status/${file.id}`, undefined, user)).status).toBe(403);
+    expect((await t.rest('GET', `/drm/status/${file.id}`, undefined, user)).status).toBe(404);
     expect((await t.rest('GET', '/drm/status/not-an-id', undefined, user)).status).toBe(400);
   });
 
