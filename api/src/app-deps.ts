@@ -1,5 +1,6 @@
 import type { AppConfig } from './config.js';
 import type { AppDeps } from './context.js';
+import { accessFactsCaches } from './features/access/access-facts-cache.js';
 import { authLimits } from './features/auth/rate-limiter.js';
 import { progressLimits } from './features/progress/progress.service.js';
 import { hashThread } from './features/uploads/hash-thread.js';
@@ -8,7 +9,11 @@ import type { Logger } from './logger.js';
 
 /** What services share for the app's lifetime, and the event bus behind it (closed on stop). */
 export function createAppDeps(config: AppConfig, logger: Logger): { deps: AppDeps; events: EventBus } {
-  const events = createEventBus(config.redisUrl);
+  const bus = createEventBus(config.redisUrl);
+  const { caches, pubSub } = accessFactsCaches(bus.pubSub, logger);
   hashThread.onFailure = (err) => logger.error('uploads.hash_thread_failed', { error: String(err) });
-  return { deps: { config, pubSub: events.pubSub, logger, ...authLimits(config), ...progressLimits() }, events };
+  return {
+    deps: { config, pubSub, logger, accessFacts: caches, ...authLimits(config), ...progressLimits() },
+    events: { pubSub, close: () => bus.close() },
+  };
 }

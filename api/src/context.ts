@@ -3,6 +3,7 @@ import type { AppConfig } from './config.js';
 import type { DeviceSession } from './features/auth/device-session.entity.js';
 import type { User } from './features/users/user.entity.js';
 import type { AppPubSub } from './event-bus.js';
+import type { AccessFactsCaches } from './features/access/access-facts-cache.js';
 import type { FailureLocks, RateLimiter } from './features/auth/rate-limiter.js';
 import type { Logger } from './logger.js';
 
@@ -24,6 +25,8 @@ export interface AppDeps {
   knownDeviceLocks: FailureLocks;
   /** Listening-progress saves per device session. */
   progressLimiter: RateLimiter;
+  /** What byte requests are checked against, kept between requests (access-facts-cache.ts). */
+  accessFacts: AccessFactsCaches;
 }
 
 /** Who is asking: a signed-in user on one of their device sessions. */

@@ -20,10 +20,23 @@ export interface ChapterEventPayload {
   at: string;
 }
 
-/** Topics carry an id: the user id for security events, the file id for chapter events. */
+/**
+ * Something that may narrow who can read which file: every replica drops what it cached of that user
+ * or file (access-facts-cache.ts). Security events raise it too (security-events.ts).
+ */
+export interface AccessChangePayload {
+  userId: string | null;
+  fileId: string | null;
+}
+
+/**
+ * Topics carry an id: the user id for security events, the file id for chapter events. Access
+ * changes go to every replica's cache, so they carry none.
+ */
 export type AppPubSub = PubSub<{
   SECURITY_EVENT: [userId: string, payload: SecurityEventPayload];
   CHAPTERS_CHANGED: [fileId: string, payload: ChapterEventPayload];
+  ACCESS_CHANGED: [payload: AccessChangePayload];
 }>;
 
 export interface EventBus {

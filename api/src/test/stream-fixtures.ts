@@ -4,6 +4,7 @@ import path from 'node:path';
 import { FileAccess } from '../features/access/file-access.entity.js';
 import { AudioFile } from '../features/files/audio-file.entity.js';
 import { storageDirs } from '../features/files/storage-paths.js';
+import { StreamSession } from '../features/streaming/stream-session.entity.js';
 import { User } from '../features/users/user.entity.js';
 import { generateTestAudio } from './audio-fixtures.js';
 import type { TestApp } from './harness.js';
@@ -67,16 +68,34 @@ export async function grantFile(
   return grant.id;
 }
 
+/**
+ * The helpers below write straight to the database, which no service does without announcing the
+ * change to every replica's cached byte checks (ACCESS_CHANGED): they announce it as well, so a
+ * test sees what a user would see after the service's change.
+ */
+function announce(t: TestApp, userId: string): void {
+  t.app.deps.pubSub.publish('ACCESS_CHANGED', { userId, fileId: null });
+}
+
 export async function setGrant(
   t: TestApp,
   grantId: string,
   patch: Partial<Pick<FileAccess, 'canView' | 'expiresAt'>>,
 ): Promise<void> {
-  await t.app.orm.em.fork().nativeUpdate(FileAccess, { id: grantId }, patch);
+  const em = t.app.orm.em.fork();
+  await em.nativeUpdate(FileAccess, { id: grantId }, patch);
+  announce(t, (await em.findOneOrFail(FileAccess, { id: grantId })).user.id);
 }
 
 export async function setLocked(t: TestApp, userId: string, isLocked: boolean): Promise<void> {
   await t.app.orm.em.fork().nativeUpdate(User, { id: userId }, { isLocked });
+  announce(t, userId);
+}
+
+/** Makes the user's stream tokens run out now. */
+export async function expireStreamSessions(t: TestApp, userId: string): Promise<void> {
+  await t.app.orm.em.fork().nativeUpdate(StreamSession, { user: userId }, { expiresAt: new Date(Date.now() - 1000) });
+  announce(t, userId);
 }
 
 /** The stream-path cookie an answer set (`name=value`), as a browser would send it back; '' when none. */

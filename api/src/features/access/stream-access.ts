@@ -33,7 +33,8 @@ export async function allowStream(
   if (!mayViewFile(user, file, grant)) {
     throw new AppError('FORBIDDEN', 'Access denied. You do not have permission to access this file.');
   }
-  await noteActivity(ctx.em, session.id, session.lastActivity);
+  // Facts may be cached (access-facts-cache.ts): the session's next requests see this write and skip theirs.
+  session.lastActivity = (await noteActivity(ctx.em, session.id, session.lastActivity)) ?? session.lastActivity;
   return file;
 }
 

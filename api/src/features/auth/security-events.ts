@@ -8,7 +8,10 @@ export const securityMessages = {
   ACCESS_REVOKED: 'Your access to this file has been revoked.',
 } satisfies Record<SecurityEventType, string>;
 
-/** Pushes a security event to some (or all) of a user's sessions, on every replica. */
+/**
+ * Pushes a security event to some (or all) of a user's sessions, on every replica, and has every
+ * replica forget what it cached of the user's access, so their next byte request is checked anew.
+ */
 export function publishSecurityEvent(
   pubSub: AppPubSub,
   userId: string,
@@ -22,4 +25,5 @@ export function publishSecurityEvent(
     fileId: options.fileId ?? null,
     at: new Date().toISOString(),
   });
+  pubSub.publish('ACCESS_CHANGED', { userId, fileId: null });
 }

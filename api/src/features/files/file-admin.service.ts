@@ -114,6 +114,8 @@ export async function updateFile(
     throw err;
   }
   await coverWrite?.commit();
+  // A file made private ends the cached byte checks of listeners who held no grant.
+  if (file.isPublic !== before.isPublic) ctx.deps.pubSub.publish('ACCESS_CHANGED', { userId: null, fileId: file.id });
   return file;
 }
 
@@ -152,6 +154,8 @@ export async function deleteFile(ctx: Ctx, fileId: string): Promise<boolean> {
     return live;
   });
   for (const userId of grantees) publishSecurityEvent(ctx.deps.pubSub, userId, 'ACCESS_REVOKED', { fileId: file.id });
+  // Listeners of a public file and administrators hold no grant: byte checks cached for them end too.
+  ctx.deps.pubSub.publish('ACCESS_CHANGED', { userId: null, fileId: file.id });
   const dataDir = ctx.deps.config.dataDir;
   await Promise.all([
     ...stored.files.map((p) => rm(resolveStoredPath(dataDir, p), { force: true })),

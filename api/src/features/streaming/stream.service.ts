@@ -101,7 +101,7 @@ export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: s
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw streamRefused();
     const tokenHash = hashStreamToken(token);
     const current = async () => {
-      const facts = await streamTokenFacts(ctx.em, tokenHash);
+      const facts = await ctx.deps.accessFacts.streamTokens.read(tokenHash, () => streamTokenFacts(ctx.em, tokenHash));
       if (!facts || facts.expiresAt.getTime() <= Date.now()) throw streamRefused();
       return facts;
     };
@@ -191,8 +191,11 @@ export async function openSignedUrl(
       throw new AppError('FORBIDDEN', 'Invalid signed URL');
     }
     if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
+    const [sessionId, fileKey] = [parseId(sid, 'sid'), parseId(fileId, 'fileId')];
     const current = async () => {
-      const facts = await sessionFileFacts(ctx.em, parseId(sid, 'sid'), parseId(fileId, 'fileId'));
+      const facts = await ctx.deps.accessFacts.sessionFiles.read(`${sessionId}:${fileKey}`, () =>
+        sessionFileFacts(ctx.em, sessionId, fileKey),
+      );
       if (!facts) throw streamRefused();
       return facts;
     };

@@ -176,7 +176,7 @@ export async function updateUser(ctx: Ctx, userId: string, rawInput: unknown): P
   if (id === caller.user.id && (input.isLocked || (input.role && input.role !== UserRole.admin))) {
     throw new AppError('BAD_USER_INPUT', 'You cannot lock your own account or remove your own administrator role');
   }
-  const { user, signedOut } = await ctx.em.transactional(async (tx) => {
+  const { user, signedOut, demoted } = await ctx.em.transactional(async (tx) => {
     const user = await lockCallerAndUser(tx, caller, id);
     if (input.email && input.email !== user.email) await ensureEmailFree(tx, input.email, user.id);
     const before = { name: user.name, email: user.email, role: user.role, isLocked: user.isLocked };
@@ -208,11 +208,13 @@ export async function updateUser(ctx: Ctx, userId: string, rawInput: unknown): P
       tx,
     );
     await flushUnique(tx);
-    return { user, signedOut };
+    return { user, signedOut, demoted };
   });
   if (signedOut?.sessionIds.length) {
     publishSecurityEvent(ctx.deps.pubSub, user.id, 'FORCED_LOGOUT', signedOut);
   }
+  // A demoted administrator's kept sessions lose every file they saw only as one.
+  if (demoted) ctx.deps.pubSub.publish('ACCESS_CHANGED', { userId: user.id, fileId: null });
   return user;
 }
 
