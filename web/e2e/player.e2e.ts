@@ -56,7 +56,7 @@ describe('secure player', () => {
     await expect.poll(() => shownSeconds(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
 
     const signed = page.waitForResponse((r) => r.url().includes('/api/v1/drm/signed-url/') && r.ok());
-    const slider = page.locator('.MuiSlider-root');
+    const slider = page.locator('.MuiSlider-root', { has: page.getByRole('slider', { name: 'Seek' }) });
     const box = await slider.boundingBox();
     if (!box) throw new Error('seek bar not visible');
     await page.mouse.click(box.x + box.width * 0.75, box.y + box.height / 2);

@@ -1,6 +1,6 @@
 // The byte-level calls of the secure player: REST /api/v1/drm and the chapter stream URL.
 // Their payloads are the same objects the GraphQL schema describes, so the generated types apply.
-import { restRequest } from '../../app/rest';
+import { REST_BASE, restFetch, restRequest } from '../../app/rest';
 import type { ChapterStreamUrl, SignedUrlGrant, StreamSessionGrant } from '../../gql/graphql';
 
 /** Signed seek and chapter URLs live 30 minutes (spec section 9). */
@@ -20,8 +20,19 @@ export function createStreamSession(fileId: string): Promise<StreamSessionGrant>
   return postData(`/drm/session/${encodeURIComponent(fileId)}`);
 }
 
-export function streamPath(sessionToken: string): string {
+function streamPath(sessionToken: string): string {
   return `/drm/stream/${encodeURIComponent(sessionToken)}`;
+}
+
+/** What the audio element reads for a stream session (same origin: cookies go along). */
+export function streamUrl(sessionToken: string): string {
+  return `${REST_BASE}${streamPath(sessionToken)}`;
+}
+
+/** The status a HEAD of the stream answers (403 once the session has ended); null when unreachable. */
+export async function checkStream(sessionToken: string): Promise<number | null> {
+  const response = await restFetch(streamPath(sessionToken), { method: 'HEAD' }).catch(() => null);
+  return response?.status ?? null;
 }
 
 export function createSignedUrl(fileId: string, startTime: number): Promise<SignedUrlGrant> {

@@ -17,12 +17,15 @@ function blockedShortcut(e: KeyboardEvent): boolean {
   return ctrl && !e.shiftKey && ['U', 'S', 'P'].includes(key);
 }
 
-/** Form fields keep selection and copy: people must be able to edit what they type. */
+/** Form fields keep selection, copy and paste: people must be able to edit what they type. */
 function inField(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && !!target.closest('input, textarea, [contenteditable="true"]');
+  return target instanceof HTMLElement && (target.isContentEditable || !!target.closest('input, textarea, select'));
 }
 
-/** Installs the blocks on the document; returns the function that removes them. */
+/**
+ * Installs the blocks on the document for every signed-in page (RootLayout); returns the function
+ * that removes them.
+ */
 export function installContentProtection(): () => void {
   const onKey = (e: KeyboardEvent) => {
     if (blockedShortcut(e)) e.preventDefault();

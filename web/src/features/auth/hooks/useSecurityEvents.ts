@@ -27,7 +27,7 @@ export function useSecurityEvents(): void {
               notify(message, 'warning');
               // An open player of that file stops first; then lists drop the file.
               announceAccessRevoked(event.fileId, message);
-              void client.refetchQueries({ include: ['AudioFiles'] });
+              void client.refetchQueries({ include: ['AudioFiles', 'ContinueListening'] });
             } else {
               forceLogout(event.message || undefined);
             }

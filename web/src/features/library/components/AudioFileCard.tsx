@@ -1,12 +1,29 @@
 import AccessTimeIcon from '@mui/icons-material/AccessTime';
 import MusicNoteIcon from '@mui/icons-material/MusicNote';
 import PublicIcon from '@mui/icons-material/Public';
-import { Box, Card, CardActionArea, CardContent, Chip, Stack, Typography } from '@mui/material';
-import type { AudioFilesQuery } from '../../../gql/graphql';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import { Box, Card, CardActionArea, CardContent, Chip, LinearProgress, Stack, Typography } from '@mui/material';
+import type { LibraryFileFragment } from '../../../gql/graphql';
+import { formatTime } from '../../player/format-time';
 import { formatDuration } from '../format-duration';
 import { useCoverImage } from '../hooks/useCoverImage';
 
-export type LibraryFile = AudioFilesQuery['audioFiles']['items'][number];
+export type LibraryFile = LibraryFileFragment;
+
+/** How far the caller got in a file they started and have not finished: a bar and the time left. */
+function ListeningProgress({ file }: { file: LibraryFile }) {
+  const progress = file.progress;
+  if (!progress || progress.finished || progress.position <= 0) return null;
+  const percent = file.duration > 0 ? Math.min(100, (progress.position / file.duration) * 100) : 0;
+  return (
+    <Box sx={{ mt: 1.5 }}>
+      <LinearProgress variant="determinate" value={percent} aria-label={`${Math.round(percent)}% listened`} />
+      <Typography variant="caption" color="text.secondary">
+        {formatTime(Math.max(0, file.duration - progress.position))} left
+      </Typography>
+    </Box>
+  );
+}
 
 /** The spec's 16:9 cover area; the image is fitted whole inside it (square covers are not cropped). */
 function Cover({ file }: { file: LibraryFile }) {
@@ -56,14 +73,18 @@ export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () 
           >
             {file.description || 'No description'}
           </Typography>
-          <Stack direction="row" spacing={1}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
             {file.duration > 0 && (
               <Chip size="small" icon={<AccessTimeIcon />} label={formatDuration(file.duration)} variant="outlined" />
             )}
             {file.isPublic && (
               <Chip size="small" icon={<PublicIcon />} label="Public" color="success" variant="outlined" />
             )}
+            {file.progress?.finished && (
+              <Chip size="small" icon={<CheckCircleIcon />} label="Finished" color="primary" variant="outlined" />
+            )}
           </Stack>
+          <ListeningProgress file={file} />
         </CardContent>
       </CardActionArea>
     </Card>

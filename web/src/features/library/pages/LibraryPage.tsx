@@ -12,21 +12,30 @@ import {
   Container,
   Grid,
   InputAdornment,
+  MenuItem,
   Stack,
   TextField,
   Typography,
 } from '@mui/material';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { AudioFilesDocument } from '../../../gql/graphql';
+import { AudioFilesDocument, type LibrarySort } from '../../../gql/graphql';
 import { useAuth } from '../../auth/auth-context';
 import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
 import { AudioFileCard, type LibraryFile } from '../components/AudioFileCard';
+import { ContinueListening } from '../components/ContinueListening';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { useWhenVisible } from '../hooks/useWhenVisible';
 
 /** Cards fetched at a time: eight full rows of three. */
 const PAGE_SIZE = 24;
+
+const SORTS: [LibrarySort, string][] = [
+  ['RECENTLY_ADDED', 'Recently added'],
+  ['TITLE', 'Title'],
+  ['DURATION', 'Duration'],
+  ['RECENTLY_PLAYED', 'Recently played'],
+];
 
 function matches(file: LibraryFile, needle: string): boolean {
   return file.title.toLowerCase().includes(needle) || (file.description ?? '').toLowerCase().includes(needle);
@@ -36,13 +45,14 @@ export function LibraryPage() {
   const navigate = useNavigate();
   const { isAdmin, logout, warnings, dismissWarning, dismissAllWarnings } = useAuth();
   const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<LibrarySort>('RECENTLY_ADDED');
   const needle = search.trim().toLowerCase();
   const serverSearch = useDebouncedValue(needle, 300);
 
   // The server narrows the list; the same rule applied here keeps results in step with typing.
   // cache-and-network: coming back to the library shows new uploads without a reload.
   const { data, dataState, previousData, loading, error, fetchMore } = useQuery(AudioFilesDocument, {
-    variables: { search: serverSearch || null, offset: 0, limit: PAGE_SIZE },
+    variables: { search: serverSearch || null, sort, offset: 0, limit: PAGE_SIZE },
     fetchPolicy: 'cache-and-network',
   });
   const page = (dataState === 'complete' ? data : previousData)?.audioFiles;
@@ -55,7 +65,7 @@ export function LibraryPage() {
   const [loadingMore, setLoadingMore] = useState(false);
   const [failedAt, setFailedAt] = useState<string | null>(null);
   const loaded = items?.length ?? 0;
-  const listAt = `${serverSearch}@${loaded}`;
+  const listAt = `${serverSearch}:${sort}@${loaded}`;
   const moreFailed = failedAt === listAt;
   const hasMore = dataState === 'complete' && page !== undefined && loaded < page.total;
   const loadMore = useCallback(() => {
@@ -108,23 +118,39 @@ export function LibraryPage() {
 
       <DeviceWarnings warnings={warnings} onDismiss={dismissWarning} onDismissAll={dismissAllWarnings} />
 
-      <TextField
-        fullWidth
-        placeholder="Search audio files..."
-        value={search}
-        onChange={(e) => setSearch(e.target.value)}
-        sx={{ mb: 3 }}
-        slotProps={{
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchIcon />
-              </InputAdornment>
-            ),
-          },
-          htmlInput: { 'aria-label': 'Search audio files' },
-        }}
-      />
+      {!needle && <ContinueListening />}
+
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3 }}>
+        <TextField
+          fullWidth
+          placeholder="Search audio files..."
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon />
+                </InputAdornment>
+              ),
+            },
+            htmlInput: { 'aria-label': 'Search audio files' },
+          }}
+        />
+        <TextField
+          select
+          label="Sort by"
+          value={sort}
+          onChange={(e) => setSort(e.target.value as LibrarySort)}
+          sx={{ minWidth: { sm: 200 } }}
+        >
+          {SORTS.map(([value, label]) => (
+            <MenuItem key={value} value={value}>
+              {label}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Stack>
 
       {error && (
         <Alert severity="error" sx={{ mb: 3 }}>

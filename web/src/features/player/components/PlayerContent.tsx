@@ -1,41 +1,45 @@
 import MusicNoteIcon from '@mui/icons-material/MusicNote';
 import { Box, Stack, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { onAccessRevoked } from '../../../app/access-revoked';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import type { CheckpointItemFragment, PlayerFileQuery } from '../../../gql/graphql';
-import { useCoverImage } from '../../library/hooks/useCoverImage';
+import type { CheckpointItemFragment } from '../../../gql/graphql';
 import { useChapterPlayback } from '../hooks/useChapterPlayback';
 import { useCheckpoints } from '../hooks/useCheckpoints';
-import { useSecurePlayback } from '../hooks/useSecurePlayback';
-import { installContentProtection } from '../media-protection';
+import { usePlayerShortcuts } from '../hooks/usePlayerShortcuts';
+import { usePlayer, type PlayerFile } from '../player-context';
 import { AddCheckpointDialog } from './AddCheckpointDialog';
 import { ChapterList } from './ChapterList';
 import { CheckpointList } from './CheckpointList';
 import { SecurePlayer } from './SecurePlayer';
+import { ShortcutsDialog } from './ShortcutsDialog';
 
-type PlayerFile = PlayerFileQuery['audioFile'];
-
+/** The full view of the app's player for one file, with its chapters and checkpoints. */
 export function PlayerContent({ file }: { file: PlayerFile }) {
-  const playback = useSecurePlayback(file.id, file.duration);
+  const player = usePlayer();
+  const { playback, open, cover } = player;
   const chapters = useChapterPlayback(file.id);
   const { checkpoints, add, del } = useCheckpoints(file.id);
-  const cover = useCoverImage(file.coverUrl);
   const [dialogOpen, setDialogOpen] = useState(false);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [toDelete, setToDelete] = useState<CheckpointItemFragment | null>(null);
-  const { stop, pause } = playback;
+  const { pause } = playback;
   const { stopChapter } = chapters;
+  // The cover of the file on screen, which is the loaded one once `open` has run.
+  const shownCover = player.file?.id === file.id ? cover : null;
 
-  useEffect(installContentProtection, []);
+  useEffect(() => open(file), [file, open]);
 
+  const showShortcuts = useCallback(() => setShortcutsOpen(true), []);
+  usePlayerShortcuts(player, showShortcuts);
+
+  // The main player stops in PlayerProvider; the chapter player of this page stops here.
   useEffect(
     () =>
-      onAccessRevoked((fileId, message) => {
-        if (fileId && fileId !== file.id) return;
-        stop(message);
-        void stopChapter();
+      onAccessRevoked((fileId) => {
+        if (!fileId || fileId === file.id) void stopChapter();
       }),
-    [file.id, stop, stopChapter],
+    [file.id, stopChapter],
   );
 
   // One sound at a time: the chapter player and the main player never play together.
@@ -62,8 +66,14 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
           justifyContent: 'center',
         }}
       >
-        {cover ? (
-          <Box component="img" src={cover} alt={file.title} draggable={false} sx={{ width: '100%', height: '100%', objectFit: 'contain' }} />
+        {shownCover ? (
+          <Box
+            component="img"
+            src={shownCover}
+            alt={file.title}
+            draggable={false}
+            sx={{ width: '100%', height: '100%', objectFit: 'contain' }}
+          />
         ) : (
           <MusicNoteIcon sx={{ fontSize: 96, color: 'grey.500' }} aria-hidden />
         )}
@@ -75,7 +85,7 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
         <Typography color="text.secondary">{file.description || 'No description'}</Typography>
       </Box>
 
-      <SecurePlayer playback={playback} />
+      <SecurePlayer onShowShortcuts={showShortcuts} />
       <ChapterList chapters={file.chapters} playback={chapters} onPlay={playChapter} />
       <CheckpointList
         checkpoints={checkpoints}
@@ -90,6 +100,7 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
         onClose={() => setDialogOpen(false)}
         onSave={(entry) => void add(entry)}
       />
+      <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       <ConfirmDialog
         open={toDelete !== null}
         title="Delete Checkpoint"

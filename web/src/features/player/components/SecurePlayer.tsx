@@ -5,12 +5,16 @@ import SecurityIcon from '@mui/icons-material/Security';
 import { Alert, Box, Chip, CircularProgress, IconButton, Paper, Slider, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { formatTime } from '../format-time';
-import type { SecurePlayback } from '../hooks/useSecurePlayback';
-import { protectMediaElement } from '../media-protection';
+import { usePlayer } from '../player-context';
+import { PlayerControls } from './PlayerControls';
 
-/** The DRM player: custom controls over an audio element that offers no download or casting. */
-export function SecurePlayer({ playback }: { playback: SecurePlayback }) {
-  const { audioRef, status, error, duration, position, playing, seek, togglePlay } = playback;
+/**
+ * The DRM player's full view: custom controls over the app's one audio element (PlayerProvider),
+ * which offers no download or casting.
+ */
+export function SecurePlayer({ onShowShortcuts }: { onShowShortcuts: () => void }) {
+  const { playback, chapter } = usePlayer();
+  const { status, error, duration, position, playing, seek, togglePlay } = playback;
   // While the thumb is dragged the slider shows the drag; the seek happens on release.
   const [dragging, setDragging] = useState<number | null>(null);
   const ready = status === 'ready';
@@ -20,15 +24,6 @@ export function SecurePlayer({ playback }: { playback: SecurePlayback }) {
       <Alert icon={<SecurityIcon />} severity="success" sx={{ mb: 2 }}>
         <strong>DRM Protected / High Security</strong>
       </Alert>
-
-      <audio
-        ref={(element) => {
-          audioRef.current = element;
-          if (element) protectMediaElement(element);
-        }}
-        preload="metadata"
-        onContextMenu={(e) => e.preventDefault()}
-      />
 
       {status === 'initializing' && (
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
@@ -41,6 +36,12 @@ export function SecurePlayer({ playback }: { playback: SecurePlayback }) {
         <Alert severity="error" sx={{ mb: 2 }}>
           {error}
         </Alert>
+      )}
+
+      {chapter && (
+        <Typography variant="subtitle2" color="text.secondary" aria-live="polite">
+          Chapter: {chapter.label}
+        </Typography>
       )}
 
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
@@ -85,6 +86,8 @@ export function SecurePlayer({ playback }: { playback: SecurePlayback }) {
           />
         )}
       </Stack>
+
+      <PlayerControls onShowShortcuts={onShowShortcuts} />
 
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 2, color: 'text.secondary' }}>
         <LockIcon fontSize="small" aria-hidden />

@@ -9,7 +9,10 @@ import type { NewCheckpoint } from '../components/AddCheckpointDialog';
 
 /** The caller's checkpoints in one file. Add and delete failures are only logged (spec section 8). */
 export function useCheckpoints(fileId: string) {
-  const { data, dataState } = useQuery(CheckpointsDocument, { variables: { fileId }, fetchPolicy: 'cache-and-network' });
+  const { data, dataState } = useQuery(CheckpointsDocument, {
+    variables: { fileId },
+    fetchPolicy: 'cache-and-network',
+  });
   const refetchQueries = [{ query: CheckpointsDocument, variables: { fileId } }];
   const [create] = useMutation(CreateCheckpointDocument, { refetchQueries, awaitRefetchQueries: true });
   const [remove] = useMutation(DeleteCheckpointDocument, { refetchQueries, awaitRefetchQueries: true });

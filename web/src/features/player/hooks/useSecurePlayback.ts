@@ -1,11 +1,26 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { REST_BASE, RestError, restFetch } from '../../../app/rest';
-import { createSignedUrl, createStreamSession, streamPath } from '../drm-api';
+import { RestError } from '../../../app/rest';
+import { checkStream, createSignedUrl, createStreamSession, streamUrl as streamUrlOf } from '../drm-api';
+
+// MediaError codes and readyState values, spelled out: they are fixed by the HTML standard.
+const MEDIA_ERR_NETWORK = 2;
+const MEDIA_ERR_SRC_NOT_SUPPORTED = 4;
+const HAVE_METADATA = 1;
 
 const SERVER_ERROR_RETRIES = 2;
 const RETRY_DELAY_MS = 2000;
+/** How far before the end a seek lands at most: the server has no bytes to sign from the very end. */
+export const END_MARGIN_SECONDS = 0.5;
 
-export type PlaybackStatus = 'initializing' | 'ready' | 'error';
+export type PlaybackStatus = 'idle' | 'initializing' | 'ready' | 'error';
+
+/** The file to play: `loadKey` changes each time it is (re)opened; `startAt` is where to begin. */
+export interface PlaybackSource {
+  id: string;
+  duration: number;
+  startAt: number;
+  loadKey: number;
+}
 
 /** Which bytes the audio element is reading: the whole stream, or a signed window from `offset`. */
 interface Source {
@@ -39,30 +54,57 @@ async function openSession(fileId: string, isCancelled: () => boolean) {
   }
 }
 
-/** The secure player's state machine: stream session, signed-URL seeking, expiry recovery. */
-export function useSecurePlayback(fileId: string, fileDuration: number) {
+/** Empties the element: nothing more is read or heard. */
+function unload(audio: HTMLAudioElement | null): void {
+  if (!audio?.getAttribute('src')) return;
+  audio.pause();
+  audio.removeAttribute('src');
+  audio.load();
+}
+
+/**
+ * The secure player's state machine: stream session, signed-URL seeking, expiry recovery. One
+ * instance lives in the app shell (PlayerProvider), so playback outlives the page it started on.
+ */
+export function useSecurePlayback(file: PlaybackSource | null) {
+  const fileId = file?.id ?? null;
+  const loadKey = file?.loadKey ?? 0;
+  const startAt = file?.startAt ?? 0;
+  const fileDuration = file?.duration ?? 0;
+
   const audioRef = useRef<HTMLAudioElement | null>(null);
-  const [status, setStatus] = useState<PlaybackStatus>('initializing');
+  const [status, setStatus] = useState<PlaybackStatus>(fileId ? 'initializing' : 'idle');
   const [error, setError] = useState<string | null>(null);
   const [sessionToken, setSessionToken] = useState<string | null>(null);
   const [duration, setDuration] = useState(fileDuration);
-  const [position, setPosition] = useState(0);
+  const [position, setPosition] = useState(startAt);
   const [playing, setPlaying] = useState(false);
   const [initRound, setInitRound] = useState(0);
   const source = useRef<Source>({ kind: 'stream', offset: 0 });
-  // Where to pick up after a session is re-opened (the old one expired mid-play).
+  // Where to pick up once the session is open: the saved position of a file just opened, or where
+  // it was when the old session expired mid-play.
   const resume = useRef<{ position: number; play: boolean } | null>(null);
+  const loadedKey = useRef<number | null>(null);
   const stopped = useRef(false);
+  // Seeks in flight: only the latest one may set the source (quick skips overtake each other).
+  const lastSeek = useRef(0);
+
   // A new file or a re-opened session starts over from 'initializing', set during render so the
-  // old status is never shown with the new round.
-  const [round, setRound] = useState({ fileId, initRound });
-  if (round.fileId !== fileId || round.initRound !== initRound) {
-    setRound({ fileId, initRound });
-    setStatus('initializing');
+  // old status is never shown with the new round. A new file also starts its clock afresh.
+  const [round, setRound] = useState({ loadKey, initRound });
+  if (round.loadKey !== loadKey || round.initRound !== initRound) {
+    setRound({ loadKey, initRound });
+    setStatus(fileId ? 'initializing' : 'idle');
     setError(null);
+    if (round.loadKey !== loadKey) {
+      setSessionToken(null);
+      setPlaying(false);
+      setDuration(fileDuration);
+      setPosition(startAt);
+    }
   }
 
-  const streamUrl = sessionToken ? `${REST_BASE}${streamPath(sessionToken)}` : null;
+  const streamUrl = sessionToken ? streamUrlOf(sessionToken) : null;
 
   const play = useCallback(async () => {
     const audio = audioRef.current;
@@ -85,7 +127,7 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
         audio.currentTime = at;
         if (thenPlay) void play();
       };
-      if (source.current.kind === 'stream' && audio.readyState >= HTMLMediaElement.HAVE_METADATA) return jump();
+      if (source.current.kind === 'stream' && audio.readyState >= HAVE_METADATA) return jump();
       source.current = { kind: 'stream', offset: 0 };
       audio.src = streamUrl;
       audio.addEventListener('loadedmetadata', jump, { once: true });
@@ -94,17 +136,28 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
   );
 
   useEffect(() => {
+    const audio = audioRef.current;
+    if (!fileId) {
+      // Closed (signed out): nothing more is read or heard.
+      loadedKey.current = null;
+      return unload(audio);
+    }
+    if (loadedKey.current !== loadKey) {
+      // Another file: the last one stops before this one's session opens.
+      loadedKey.current = loadKey;
+      unload(audio);
+      resume.current = startAt > 0 ? { position: startAt, play: false } : null;
+    }
     let cancelled = false;
     stopped.current = false;
     openSession(fileId, () => cancelled)
       .then((grant) => {
         if (cancelled) return;
-        const audio = audioRef.current;
         if (!audio) throw new Error('Audio player not available');
         setSessionToken(grant.sessionToken);
         if (grant.duration > 0) setDuration(grant.duration);
         source.current = { kind: 'stream', offset: 0 };
-        audio.src = `${REST_BASE}${streamPath(grant.sessionToken)}`;
+        audio.src = streamUrlOf(grant.sessionToken);
         setStatus('ready');
         const pending = resume.current;
         resume.current = null;
@@ -121,7 +174,7 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
     return () => {
       cancelled = true;
     };
-  }, [fileId, initRound, play]);
+  }, [fileId, loadKey, startAt, initRound, play]);
 
   useEffect(() => {
     const audio = audioRef.current;
@@ -154,9 +207,8 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
       // Code 4 when the stream was refused from the start; code 2 when it ended mid-file (a session
       // expired while playing or paused: the element's next range request is refused).
       const code = mediaError?.code;
-      if ((code === MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED || code === MediaError.MEDIA_ERR_NETWORK) && sessionToken) {
-        const check = await restFetch(streamPath(sessionToken), { method: 'HEAD' }).catch(() => null);
-        if (check?.status === 403) {
+      if ((code === MEDIA_ERR_SRC_NOT_SUPPORTED || code === MEDIA_ERR_NETWORK) && sessionToken) {
+        if ((await checkStream(sessionToken)) === 403) {
           // The stream session ended (expiry, new device session): open a new one and carry on.
           resume.current = { position: source.current.offset + audio.currentTime, play: resumePlaying };
           setSessionToken(null);
@@ -181,23 +233,31 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
     };
   }, [seekInStream, sessionToken]);
 
-  /** Jumps to `target` seconds through a signed URL for that start time, and plays from there. */
+  /**
+   * Jumps to `target` seconds through a signed URL for that start time. The seek bar resumes
+   * playing from there (the spec's rule); skips keep a paused player paused (`resume: false`).
+   */
   const seek = useCallback(
-    async (target: number) => {
+    async (target: number, { resume: thenPlay = true }: { resume?: boolean } = {}) => {
       const audio = audioRef.current;
       if (!audio) return setError('Audio player not available');
       if (!streamUrl) return;
-      const at = Math.min(Math.max(0, target), duration);
+      const at = Math.min(Math.max(0, target), Math.max(0, duration - END_MARGIN_SECONDS));
+      const seekId = ++lastSeek.current;
       setPosition(at);
       setError(null);
       try {
-        const { signedUrl } = await createSignedUrl(fileId, at);
+        const { signedUrl } = await createSignedUrl(fileId ?? '', at);
+        if (seekId !== lastSeek.current) return;
+        // Play pressed while the URL was on its way counts as much as the seek bar's resume.
+        const playNow = thenPlay || !audio.paused;
         source.current = { kind: 'signed', offset: at };
         audio.src = signedUrl;
-        await play();
+        if (playNow) await play();
       } catch (e) {
+        if (seekId !== lastSeek.current) return;
         console.warn('Signed URL unavailable; seeking in the regular stream', e);
-        seekInStream(at, true);
+        seekInStream(at, thenPlay || !audio.paused);
       }
     },
     [duration, fileId, play, seekInStream, streamUrl],
@@ -210,15 +270,10 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
     else audio.pause();
   }, [play]);
 
-  /** Ends playback for good (access revoked): no bytes are read after this. */
+  /** Ends playback for good (access revoked, signed out): no bytes are read after this. */
   const stop = useCallback((message: string) => {
     stopped.current = true;
-    const audio = audioRef.current;
-    if (audio) {
-      audio.pause();
-      audio.removeAttribute('src');
-      audio.load();
-    }
+    unload(audioRef.current);
     // The listeners go with the session token, so the element's own pause event is not heard.
     setPlaying(false);
     setSessionToken(null);
@@ -228,7 +283,7 @@ export function useSecurePlayback(fileId: string, fileDuration: number) {
 
   const pause = useCallback(() => audioRef.current?.pause(), []);
 
-  return { audioRef, status, error, duration, position, playing, seek, togglePlay, pause, stop };
+  return { audioRef, status, error, duration, position, playing, seek, play, togglePlay, pause, stop };
 }
 
 export type SecurePlayback = ReturnType<typeof useSecurePlayback>;

@@ -9,7 +9,11 @@ import { PlayerContent } from '../components/PlayerContent';
 export function PlayerPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { data, dataState, loading, error } = useQuery(PlayerFileDocument, { variables: { id } });
+  // From the server each time: the saved position may have moved on another device.
+  const { data, dataState, loading, error } = useQuery(PlayerFileDocument, {
+    variables: { id },
+    fetchPolicy: 'network-only',
+  });
 
   return (
     <Container maxWidth="md" sx={{ py: 4 }}>

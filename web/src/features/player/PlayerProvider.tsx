@@ -1,0 +1,162 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { onAccessRevoked } from '../../app/access-revoked';
+import { useAuth } from '../auth/auth-context';
+import { useCoverImage } from '../library/hooks/useCoverImage';
+import { chapterAt, chapterEnd, nextChapterStart, previousChapterStart } from './chapter-navigation';
+import { useMediaSession, type MediaActions } from './hooks/useMediaSession';
+import { usePlaybackSettings } from './hooks/usePlaybackSettings';
+import { useProgressSync } from './hooks/useProgressSync';
+import { useSecurePlayback, type PlaybackSource } from './hooks/useSecurePlayback';
+import { useSleepTimer } from './hooks/useSleepTimer';
+import { protectMediaElement } from './media-protection';
+import { PlayerContext, type PlayerContextValue, type PlayerFile } from './player-context';
+
+/** Where a file opens: where it was left, unless it was finished (then from the start). */
+function savedPosition(file: PlayerFile): number {
+  return file.progress && !file.progress.finished ? file.progress.position : 0;
+}
+
+/**
+ * Owns the app's one audio element and its secure playback, above the routes, so listening goes
+ * on from page to page. Signing out (forced or not), a device lock and revoked access stop it.
+ */
+export function PlayerProvider({ children }: { children: ReactNode }) {
+  const { isAuthenticated, user } = useAuth();
+  const [loaded, setLoaded] = useState<{ file: PlayerFile; source: PlaybackSource } | null>(null);
+  // Signed out (logout, forced logout, device lock): the player closes with the session.
+  if (!isAuthenticated && loaded) setLoaded(null);
+  const file = loaded?.file ?? null;
+
+  const playback = useSecurePlayback(loaded?.source ?? null);
+  const { audioRef, status, position, duration, playing, seek, play, pause, stop } = playback;
+  const settings = usePlaybackSettings(user?.id ?? null, audioRef);
+  const sleep = useSleepTimer(position, playing, pause);
+  const cover = useCoverImage(file?.coverUrl ?? null);
+  const chapters = useMemo(() => file?.chapters ?? [], [file]);
+  const chapter = chapterAt(chapters, position);
+
+  useProgressSync(audioRef, { fileId: file?.id ?? null, loadKey: loaded?.source.loadKey ?? 0, position, duration });
+
+  useEffect(
+    () =>
+      onAccessRevoked((fileId, message) => {
+        if (file && (!fileId || fileId === file.id)) stop(message);
+      }),
+    [file, stop],
+  );
+
+  // Read when a page opens a file, not a reason to open it again: `open` stays the same function.
+  const stopped = useRef(false);
+  useEffect(() => {
+    stopped.current = status === 'error';
+  }, [status]);
+  const open = useCallback<PlayerContextValue['open']>(
+    (next) =>
+      setLoaded((current) => {
+        // The file already playing goes on; a stopped one (revoked, failed) starts afresh.
+        if (current?.file.id === next.id && !stopped.current) return { ...current, file: next };
+        return {
+          file: next,
+          source: {
+            id: next.id,
+            duration: next.duration,
+            startAt: savedPosition(next),
+            loadKey: (current?.source.loadKey ?? 0) + 1,
+          },
+        };
+      }),
+    [],
+  );
+
+  const ready = status === 'ready';
+  const skip = useCallback(
+    (seconds: number) => {
+      if (ready) void seek(position + seconds, { resume: playing });
+    },
+    [ready, seek, position, playing],
+  );
+  const seekTo = useCallback(
+    (seconds: number) => {
+      if (ready) void seek(seconds, { resume: playing });
+    },
+    [ready, seek, playing],
+  );
+  const nextChapter = useCallback(() => {
+    const start = nextChapterStart(chapters, position);
+    if (start !== null) seekTo(start);
+  }, [chapters, position, seekTo]);
+  const previousChapter = useCallback(
+    () => seekTo(previousChapterStart(chapters, position)),
+    [chapters, position, seekTo],
+  );
+  const { sleepAtChapterEnd: sleepAt } = sleep;
+  const sleepAtChapterEnd = useCallback(() => {
+    sleepAt(chapter ? chapterEnd(chapters, chapter, duration) : duration);
+  }, [sleepAt, chapter, chapters, duration]);
+
+  const mediaActions = useMemo<MediaActions>(
+    () => ({
+      play: () => void play(),
+      pause,
+      skip,
+      seekTo,
+      previousChapter,
+      nextChapter,
+      stop: pause,
+    }),
+    [play, pause, skip, seekTo, previousChapter, nextChapter],
+  );
+  useMediaSession(
+    file !== null && status !== 'error',
+    {
+      title: chapter?.label ?? file?.title ?? '',
+      fileTitle: file?.title ?? '',
+      artwork: cover,
+      playing,
+      position,
+      duration,
+      rate: settings.rate,
+    },
+    mediaActions,
+  );
+
+  const value = useMemo<PlayerContextValue>(
+    () => ({
+      file,
+      playback,
+      cover,
+      chapter,
+      open,
+      skip,
+      previousChapter,
+      nextChapter,
+      rate: settings.rate,
+      setRate: settings.setRate,
+      stepRate: settings.stepRate,
+      volume: settings.volume,
+      muted: settings.muted,
+      setVolume: settings.setVolume,
+      toggleMute: settings.toggleMute,
+      sleep: { timer: sleep.timer, remaining: sleep.remaining },
+      sleepAfter: sleep.sleepAfter,
+      sleepAtChapterEnd,
+      cancelSleep: sleep.cancel,
+    }),
+    [file, playback, cover, chapter, open, skip, previousChapter, nextChapter, settings, sleep, sleepAtChapterEnd],
+  );
+
+  return (
+    <PlayerContext.Provider value={value}>
+      {/* The one element: no controls of its own, nothing to download, cast or pop out. */}
+      <audio
+        ref={(element) => {
+          audioRef.current = element;
+          if (element) protectMediaElement(element);
+        }}
+        preload="metadata"
+        onContextMenu={(e) => e.preventDefault()}
+      />
+      {children}
+    </PlayerContext.Provider>
+  );
+}

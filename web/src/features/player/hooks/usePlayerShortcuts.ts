@@ -1,0 +1,42 @@
+import { useEffect } from 'react';
+import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, type PlayerContextValue } from '../player-context';
+
+/** Keys typed into a field, or pressed on a control that answers them itself, are left alone. */
+function handledElsewhere(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"]')) return true;
+  // A focused slider moves itself with the arrows; a focused button or link answers Space.
+  if (key.startsWith('Arrow') && target.closest('[role="slider"]')) return true;
+  return key === ' ' && !!target.closest('button, a, [role="button"], [role="slider"]');
+}
+
+/**
+ * The full player's keyboard: Space/K play-pause, arrows skip (Shift: chapters), [ and ] speed,
+ * M mute, ? help. Active while the player page is open.
+ */
+export function usePlayerShortcuts(player: PlayerContextValue, showHelp: () => void) {
+  const { playback, skip, previousChapter, nextChapter, stepRate, toggleMute } = player;
+  const { togglePlay } = playback;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (handledElsewhere(e.target, e.key)) return;
+      const actions: Record<string, () => void> = {
+        ' ': togglePlay,
+        k: togglePlay,
+        ArrowLeft: () => (e.shiftKey ? previousChapter() : skip(-SKIP_BACK_SECONDS)),
+        ArrowRight: () => (e.shiftKey ? nextChapter() : skip(SKIP_FORWARD_SECONDS)),
+        '[': () => stepRate(-1),
+        ']': () => stepRate(1),
+        m: toggleMute,
+        '?': showHelp,
+      };
+      const action = actions[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+      if (!action) return;
+      e.preventDefault();
+      action();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [togglePlay, skip, previousChapter, nextChapter, stepRate, toggleMute, showHelp]);
+}

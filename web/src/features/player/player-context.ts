@@ -1,0 +1,42 @@
+import { createContext, useContext } from 'react';
+import type { PlayerFileQuery } from '../../gql/graphql';
+import type { ChapterMark } from './chapter-navigation';
+import type { SecurePlayback } from './hooks/useSecurePlayback';
+import type { SleepTimer } from './hooks/useSleepTimer';
+
+export type PlayerFile = PlayerFileQuery['audioFile'];
+
+export const SKIP_BACK_SECONDS = 15;
+export const SKIP_FORWARD_SECONDS = 30;
+
+/** The one player of the app: what is loaded, where it is, and every control. */
+export interface PlayerContextValue {
+  file: PlayerFile | null;
+  playback: SecurePlayback;
+  cover: string | null;
+  chapter: ChapterMark | null;
+  /** Loads a file (a no-op when it is already the one playing); starts at its saved position. */
+  open(file: PlayerFile): void;
+  skip(seconds: number): void;
+  previousChapter(): void;
+  nextChapter(): void;
+  rate: number;
+  setRate(rate: number): void;
+  stepRate(steps: number): void;
+  volume: number;
+  muted: boolean;
+  setVolume(volume: number): void;
+  toggleMute(): void;
+  sleep: { timer: SleepTimer; remaining: number | null };
+  sleepAfter(minutes: number): void;
+  sleepAtChapterEnd(): void;
+  cancelSleep(): void;
+}
+
+export const PlayerContext = createContext<PlayerContextValue | null>(null);
+
+export function usePlayer(): PlayerContextValue {
+  const value = useContext(PlayerContext);
+  if (!value) throw new Error('usePlayer must be used inside PlayerProvider');
+  return value;
+}
