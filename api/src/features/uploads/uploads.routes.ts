@@ -8,6 +8,7 @@ import { isAdmin } from '../auth/auth.policy.js';
 import { bearerToken } from '../auth/authenticate.js';
 import * as chunked from './chunked-upload.service.js';
 import type { BodySource } from './multipart.js';
+import { receiveChunk } from './upload-chunk.service.js';
 import { uploadFile } from './uploads.service.js';
 
 /**
@@ -53,7 +54,7 @@ export function uploadsRoutes(): Router {
   });
 
   router.post(uploadChunkPath, async (req, res) => {
-    const progress = await chunked.receiveChunk(
+    const progress = await receiveChunk(
       res.locals.ctx,
       bearerToken(req.headers.authorization),
       {
