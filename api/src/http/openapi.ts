@@ -148,28 +148,32 @@ const fileForm = obj({
   coverStorageType: { enum: ['file', 'base64'] },
 });
 
+/** What login and register answer: signed in, or awaiting the device approval. */
+const LOGIN_ANSWER = {
+  success: bool,
+  message: str,
+  requiresDeviceApproval: bool,
+  token: nullable(str),
+  user: nullable(ref('User')),
+  deviceSession: nullable(ref('DeviceSession')),
+  warnings: list(obj({ type: str, message: str })),
+};
+
 const routes: Record<string, RouteDoc> = {
   'POST /auth/login': {
     tags: 'auth',
     access: 'public',
     summary: 'Sign in from a device; a new device first answers requiresDeviceApproval.',
     body: obj({ email: str, password: str, deviceApproved: bool, deviceData }, ['email', 'password', 'deviceData']),
-    extra: {
-      success: bool,
-      message: str,
-      requiresDeviceApproval: bool,
-      token: nullable(str),
-      user: nullable(ref('User')),
-      deviceSession: nullable(ref('DeviceSession')),
-      warnings: list(obj({ type: str, message: str })),
-    },
+    extra: LOGIN_ANSWER,
   },
   'POST /auth/register': {
     tags: 'auth',
     access: 'public',
-    summary: 'Create an account and sign in on this device.',
-    body: obj({ name: str, email: str, password: str, deviceData }),
-    extra: { token: str, user: ref('User') },
+    summary:
+      'Create an account and sign in on this device: first answers requiresDeviceApproval (200, nothing created); repeated with deviceApproved: true it creates the account (201).',
+    body: obj({ name: str, email: str, password: str, deviceApproved: bool, deviceData }, ['name', 'email', 'password', 'deviceData']),
+    extra: LOGIN_ANSWER,
     status: 201,
   },
   'POST /auth/logout': { tags: 'auth', access: 'user', summary: 'End the session on this device.' },

@@ -8,7 +8,7 @@ import * as auth from './auth.service.js';
 import * as devices from './devices.service.js';
 import { login } from './login.service.js';
 import { recheckCaller } from './authenticate.js';
-import { AuthPayload, LoginInput, LoginResult, RegisterInput, SecurityEvent, UpdateDetailsInput } from './auth.types.js';
+import { LoginInput, LoginResult, RegisterInput, SecurityEvent, UpdateDetailsInput } from './auth.types.js';
 import { DeviceSession } from './device-session.entity.js';
 
 @Resolver()
@@ -26,9 +26,12 @@ export class AuthResolver {
     return login(ctx, input) as Promise<LoginResult>;
   }
 
-  @Mutation(() => AuthPayload, { description: 'Create an account and sign in on this device.' })
-  register(@Arg('input', () => RegisterInput) input: RegisterInput, @Ctx() ctx: GqlContext): Promise<AuthPayload> {
-    return auth.register(ctx, input);
+  @Mutation(() => LoginResult, {
+    description:
+      'Create an account and sign in on this device. Like login, it first answers requiresDeviceApproval and creates nothing; repeat with deviceApproved: true.',
+  })
+  register(@Arg('input', () => RegisterInput) input: RegisterInput, @Ctx() ctx: GqlContext): Promise<LoginResult> {
+    return auth.register(ctx, input) as Promise<LoginResult>;
   }
 
   @Mutation(() => Boolean, { description: 'End the session on this device.' })

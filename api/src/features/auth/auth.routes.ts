@@ -16,8 +16,9 @@ export function authRoutes(): Router {
   });
 
   router.post('/auth/register', async (req, res) => {
-    const payload = await auth.register(res.locals.ctx, req.body ?? {});
-    res.status(201).json({ success: true, message: 'Registration successful', ...payload, data: payload.user });
+    const result = await auth.register(res.locals.ctx, req.body ?? {});
+    // 201 once the account exists; 200 while the device approval is still to come.
+    res.status(result.success ? 201 : 200).json({ ...result, data: result.user });
   });
 
   router.post('/auth/logout', async (_req, res) => {

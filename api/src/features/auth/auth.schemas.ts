@@ -51,6 +51,7 @@ export const registerSchema = z.object({
   name: nameSchema,
   email: emailSchema,
   password: passwordSchema,
+  deviceApproved: z.boolean().optional().default(false),
   deviceData: deviceDataSchema,
 });
 export type RegisterInput = z.input<typeof registerSchema>;

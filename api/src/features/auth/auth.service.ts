@@ -7,20 +7,14 @@ import { hashPassword } from './password-hash.js';
 import { User, UserRole } from '../users/user.entity.js';
 import { requireCaller } from './auth.policy.js';
 import { registerSchema, updateDetailsSchema, type RegisterInput, type UpdateDetailsInput } from './auth.schemas.js';
-import type { DeviceSession } from './device-session.entity.js';
 import { endSessions, openSession } from './device-sessions.js';
+import { approvalRequired, type LoginResult } from './login.service.js';
 import { publishSecurityEvent } from './security-events.js';
 import { signAccessToken } from './tokens.js';
 
-export interface AuthPayload {
-  token: string;
-  user: User;
-  deviceSession: DeviceSession;
-}
-
 export { hashPassword } from './password-hash.js';
 
-export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<AuthPayload> {
+export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<LoginResult> {
   const input = parseInput(registerSchema, rawInput);
   if (!ctx.deps.loginLimiter.hit(ctx.meta.ip ?? 'unknown')) {
     throw new AppError('RATE_LIMITED', 'Too many attempts. Please try again later.');
@@ -29,10 +23,12 @@ export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<AuthP
   if (await em.count(User, { email: input.email })) {
     throw new AppError('CONFLICT', 'An account with this email already exists');
   }
+  // As at sign-in, the single-device policy is shown and accepted before the device session opens;
+  // until then nothing is created, so a declined registration leaves no account behind.
+  if (!input.deviceApproved) return approvalRequired();
   const passwordHash = await hashPassword(input.password);
   const user = em.create(User, { name: input.name, email: input.email, passwordHash, role: UserRole.user });
   const auditCtx = { ...ctx, meta: { ...ctx.meta, deviceId: input.deviceData.deviceId } };
-  // Registering from a device is the approval of that first device.
   const session = await openSession(ctx, em, user, input.deviceData);
   recordAudit(auditCtx, { action: 'account.registered', user });
   await em.flush().catch((err: unknown) => {
@@ -46,7 +42,15 @@ export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<AuthP
     sessionId: session.id,
     sessionStart: session.createdAt.getTime(),
   });
-  return { token, user, deviceSession: session };
+  return {
+    success: true,
+    message: 'Registration successful',
+    requiresDeviceApproval: false,
+    token,
+    user,
+    deviceSession: session,
+    warnings: [],
+  };
 }
 
 export async function logout(ctx: Ctx): Promise<boolean> {

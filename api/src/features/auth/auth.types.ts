@@ -48,6 +48,8 @@ export class RegisterInput {
   @Field() name!: string;
   @Field() email!: string;
   @Field() password!: string;
+  @Field({ defaultValue: false, description: 'True once the user accepted the single-device policy.' })
+  deviceApproved!: boolean;
   @Field(() => DeviceDataInput) deviceData!: DeviceDataInput;
 }
 
@@ -76,13 +78,6 @@ export class LoginResult {
   @Field(() => User, { nullable: true }) user!: User | null;
   @Field(() => DeviceSession, { nullable: true }) deviceSession!: DeviceSession | null;
   @Field(() => [DeviceWarning]) warnings!: DeviceWarning[];
-}
-
-@ObjectType()
-export class AuthPayload {
-  @Field() token!: string;
-  @Field(() => User) user!: User;
-  @Field(() => DeviceSession) deviceSession!: DeviceSession;
 }
 
 @ObjectType({ description: 'Something that happened to this session: act on it at once.' })

@@ -38,6 +38,19 @@ export interface LoginResult {
   warnings: DeviceWarning[];
 }
 
+/** The answer that asks the client to show the policy and repeat with deviceApproved: true. */
+export function approvalRequired(): LoginResult {
+  return {
+    success: false,
+    message: POLICY_MESSAGE,
+    requiresDeviceApproval: true,
+    token: null,
+    user: null,
+    deviceSession: null,
+    warnings: [],
+  };
+}
+
 let dummyHash: Promise<string> | null = null;
 
 function warning(type: DeviceWarningType, message: string, deviceName: string | null = null): DeviceWarning {
@@ -141,15 +154,7 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
         warnings: [warning('device_locked', LOCK_MESSAGE, describeDevice(input.deviceData))],
       });
     case 'approval':
-      return {
-        success: false,
-        message: POLICY_MESSAGE,
-        requiresDeviceApproval: true,
-        token: null,
-        user: null,
-        deviceSession: null,
-        warnings: [],
-      };
+      return approvalRequired();
     case 'ok': {
       const token = await signAccessToken(ctx.deps.config.secret, {
         userId: outcome.user.id,

@@ -9,12 +9,15 @@ import { RegisterDocument } from '../../../gql/graphql';
 import { useAuth } from '../auth-context';
 import { EMAIL_PATTERN, callErrorText } from '../auth-messages';
 import { AuthCard } from '../components/AuthCard';
+import { DeviceApprovalDialog } from '../components/DeviceApprovalDialog';
 
 export function RegisterPage() {
   const { status } = useAuth();
   const [form, setForm] = useState({ name: '', email: '', password: '' });
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // The server's policy text while the Device Security Notice is open; registering waits for it.
+  const [approval, setApproval] = useState<string | null>(null);
 
   if (status === 'loading') return <SessionLoading />;
   if (status === 'signedIn') return <Navigate to="/" replace />;
@@ -26,6 +29,37 @@ export function RegisterPage() {
     disabled: submitting,
   });
 
+  /** Asks the server to register; the first answer asks for the device approval, as sign-in does. */
+  const send = async (deviceApproved: boolean) => {
+    setSubmitting(true);
+    try {
+      const data = await requestGraphql(RegisterDocument, {
+        input: {
+          name: form.name.trim(),
+          email: form.email.trim(),
+          password: form.password,
+          deviceApproved,
+          deviceData: deviceData(),
+        },
+      });
+      if (data?.register.requiresDeviceApproval && !deviceApproved) {
+        setApproval(data.register.message);
+        setSubmitting(false);
+        return;
+      }
+      setApproval(null);
+      if (!data?.register.token || !data.register.user) throw new Error('Registration failed');
+      const { token, user, deviceSession } = data.register;
+      storeSession({ token, user, deviceSession: deviceSession ?? null, warnings: [] });
+      // Same as login: reload so every client starts with the new token.
+      window.location.assign('/');
+    } catch (e) {
+      setApproval(null);
+      setError(callErrorText(e) || (e instanceof Error && e.message) || 'Registration failed');
+      setSubmitting(false);
+    }
+  };
+
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const name = form.name.trim();
@@ -34,20 +68,7 @@ export function RegisterPage() {
     if (!name || !email || !form.password) return setError('Please enter your name, email and password');
     if (!EMAIL_PATTERN.test(email)) return setError('Please enter a valid email address');
 
-    setSubmitting(true);
-    try {
-      const data = await requestGraphql(RegisterDocument, {
-        input: { name, email, password: form.password, deviceData: deviceData() },
-      });
-      if (!data?.register.token) throw new Error('Registration failed');
-      const { token, user, deviceSession } = data.register;
-      storeSession({ token, user, deviceSession: deviceSession ?? null, warnings: [] });
-      // Same as login: reload so every client starts with the new token.
-      window.location.assign('/');
-    } catch (e) {
-      setError(callErrorText(e) || (e instanceof Error && e.message) || 'Registration failed');
-      setSubmitting(false);
-    }
+    await send(false);
   };
 
   return (
@@ -86,6 +107,13 @@ export function RegisterPage() {
           </Link>
         </Box>
       </Box>
+      <DeviceApprovalDialog
+        open={approval !== null}
+        message={approval}
+        busy={submitting}
+        onCancel={() => setApproval(null)}
+        onApprove={() => void send(true)}
+      />
     </AuthCard>
   );
 }
