@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from './config.js';
+import type { ApiKeyRateLimiter } from './features/api-keys/api-key-rate-limit.js';
+import type { ApiKeyScope } from './features/api-keys/api-key-scopes.js';
 import type { DeviceSession } from './features/auth/device-session.entity.js';
 import type { User } from './features/users/user.entity.js';
 import type { AppPubSub } from './event-bus.js';
@@ -27,12 +29,32 @@ export interface AppDeps {
   progressLimiter: RateLimiter;
   /** What byte requests are checked against, kept between requests (access-facts-cache.ts). */
   accessFacts: AccessFactsCaches;
+  /** Requests per API key per minute. */
+  apiKeyLimiter: ApiKeyRateLimiter;
 }
 
-/** Who is asking: a signed-in user on one of their device sessions. */
-export interface Caller {
+/** Who is asking: a signed-in user on one of their device sessions, or an API key acting for a user. */
+export type Caller = SessionCaller | ApiKeyCaller;
+
+export interface SessionCaller {
   user: User;
   session: DeviceSession;
+  apiKey: null;
+}
+
+/** A service credential: never a device session, limited to its scopes and to its user's rights. */
+export interface ApiKeyCaller {
+  user: User;
+  session: null;
+  apiKey: ApiKeyCredential;
+}
+
+export interface ApiKeyCredential {
+  id: string;
+  name: string;
+  scopes: ApiKeyScope[];
+  expiresAt: Date | null;
+  rateLimitPerMinute: number;
 }
 
 /** Facts about the request, kept for audit entries and device records. */

@@ -20,6 +20,11 @@ export interface ChapterEventPayload {
   at: string;
 }
 
+/** An API key (or, keyId null, every key of the user) may no longer hold: its sockets re-check it. */
+export interface ApiKeyEventPayload {
+  keyId: string | null;
+}
+
 /**
  * Something that may narrow who can read which file: every replica drops what it cached of that user
  * or file (access-facts-cache.ts). Security events raise it too (security-events.ts).
@@ -37,6 +42,7 @@ export type AppPubSub = PubSub<{
   SECURITY_EVENT: [userId: string, payload: SecurityEventPayload];
   CHAPTERS_CHANGED: [fileId: string, payload: ChapterEventPayload];
   ACCESS_CHANGED: [payload: AccessChangePayload];
+  API_KEYS_CHANGED: [userId: string, payload: ApiKeyEventPayload];
 }>;
 
 export interface EventBus {

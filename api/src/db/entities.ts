@@ -1,4 +1,5 @@
 import { FileAccess } from '../features/access/file-access.entity.js';
+import { ApiKey } from '../features/api-keys/api-key.entity.js';
 import { AuditEntry } from '../features/audit/audit-entry.entity.js';
 import { DeviceSession } from '../features/auth/device-session.entity.js';
 import { ChapterKey } from '../features/chapters/chapter-key.entity.js';
@@ -27,4 +28,5 @@ export const entities = [
   UploadSession,
   StreamSession,
   ListeningProgress,
+  ApiKey,
 ];

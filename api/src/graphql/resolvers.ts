@@ -11,6 +11,7 @@ import { UploadsResolver } from '../features/uploads/uploads.resolver.js';
 import { StreamResolver } from '../features/streaming/stream.resolver.js';
 import { ChapterResolver } from '../features/chapters/chapter.resolver.js';
 import { AudioFileProgressResolver, ProgressResolver } from '../features/progress/progress.resolver.js';
+import { ApiKeysResolver } from '../features/api-keys/api-keys.resolver.js';
 
 /** Every resolver of the schema; a feature adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -33,4 +34,5 @@ export const resolvers: NonEmptyArray<Function> = [
   ChapterResolver,
   ProgressResolver,
   AudioFileProgressResolver,
+  ApiKeysResolver,
 ];

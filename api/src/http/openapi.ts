@@ -35,7 +35,24 @@ const list = (items: Schema) => ({ type: 'array', items });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const paging = { search: str, offset: int, limit: int };
 
+const apiKeyScopes = ['library:read', 'files:write', 'users:read', 'users:write', 'access:write', 'audit:read', 'stream'];
+
 const schemas: Record<string, Schema> = {
+  ApiKey: obj({
+    id: uuid,
+    name: str,
+    prefix: str,
+    scopes: list({ enum: apiKeyScopes }),
+    userId: uuid,
+    userEmail: str,
+    status: { enum: ['active', 'expired', 'revoked'] },
+    rateLimitPerMinute: int,
+    createdAt: dateTime,
+    expiresAt: nullable(dateTime),
+    revokedAt: nullable(dateTime),
+    lastUsedAt: nullable(dateTime),
+    lastUsedIp: nullable(str),
+  }),
   User: obj({
     id: uuid,
     name: str,
@@ -525,6 +542,30 @@ const routes: Record<string, RouteDoc> = {
     access: 'admin',
     summary: "Revoke a grant; the user's players are told at once.",
     data: ref('FileAccess'),
+  },
+  'GET /admin/api-keys': {
+    tags: 'admin',
+    access: 'admin',
+    summary: 'Every API key, newest first (never their secrets).',
+    data: list(ref('ApiKey')),
+  },
+  'POST /admin/api-keys': {
+    tags: 'admin',
+    access: 'admin',
+    summary: 'Create an API key for a user, from a signed-in device; `secret` is shown this once.',
+    body: obj(
+      { name: str, userId: uuid, scopes: list({ enum: apiKeyScopes }), expiresAt: nullable(dateTime), rateLimitPerMinute: nullable(int) },
+      ['name', 'userId', 'scopes'],
+    ),
+    data: ref('ApiKey'),
+    extra: { secret: str },
+    status: 201,
+  },
+  'DELETE /admin/api-keys/{id}': {
+    tags: 'admin',
+    access: 'admin',
+    summary: 'Revoke an API key: refused from its next request on.',
+    data: ref('ApiKey'),
   },
   'GET /openapi.json': { tags: 'meta', access: 'public', summary: 'This document.', bytes: 'application/json' },
 };

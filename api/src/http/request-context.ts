@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps, Ctx, RequestMeta } from '../context.js';
+import { limitApiKeyRequest } from '../features/api-keys/api-key-rate-limit.js';
+import { isApiKeyToken } from '../features/api-keys/api-key-auth.js';
 import { authenticate, bearerToken } from '../features/auth/authenticate.js';
 import { cookieJar } from './cookies.js';
 
@@ -35,9 +37,16 @@ export function requestContext(orm: MikroORM, deps: AppDeps) {
     const meta = requestMeta(req);
     res.setHeader('X-Request-ID', meta.requestId);
     res.locals.ctx = { em, deps, meta, caller: null, cookies: cookieJar(req, res) };
-    res.locals.ctx.caller = await authenticate(em, deps.config, bearerToken(req.headers.authorization), meta.deviceId);
+    await authenticateRequest(req, res);
     next();
   };
+}
+
+/** The caller of a request with a context, counted against its API key's rate limit if it has one. */
+async function authenticateRequest(req: Request, res: Response): Promise<void> {
+  const ctx = res.locals.ctx;
+  ctx.caller = await authenticate(ctx.em, ctx.deps.config, bearerToken(req.headers.authorization), ctx.meta.deviceId, ctx.meta.ip);
+  if (ctx.caller?.apiKey) limitApiKeyRequest(ctx.deps.apiKeyLimiter, ctx.caller.apiKey, res);
 }
 
 /**
@@ -47,10 +56,13 @@ export function requestContext(orm: MikroORM, deps: AppDeps) {
  * bad token as it must.
  */
 export function byteRequestContext(orm: MikroORM, deps: AppDeps) {
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const meta = requestMeta(req);
     res.setHeader('X-Request-ID', meta.requestId);
     res.locals.ctx = { em: orm.em.fork(), deps, meta, caller: null, cookies: cookieJar(req, res) };
+    // An API key is authenticated here all the same, so its scopes and rate limit are checked
+    // before the route, as on every other route.
+    if (isApiKeyToken(bearerToken(req.headers.authorization))) await authenticateRequest(req, res);
     next();
   };
 }

@@ -11,10 +11,14 @@ import { uploadsRoutes } from '../features/uploads/uploads.routes.js';
 import { streamRoutes } from '../features/streaming/stream.routes.js';
 import { chapterRoutes } from '../features/chapters/chapter.routes.js';
 import { progressRoutes } from '../features/progress/progress.routes.js';
+import { apiKeysRoutes } from '../features/api-keys/api-keys.routes.js';
+import { apiKeyScopeGuard } from '../features/api-keys/scope-guard.js';
 
 /** Every REST /api/v1 router; a feature adds its own here. */
 export function restRoutes(): Router {
   const router = Router();
+  // First: what an API key may reach is decided before any route runs.
+  router.use(apiKeyScopeGuard);
   router.use(authRoutes());
   router.use(userSessionsRoutes());
   // Before filesRoutes: /admin/files/stats must not be read as /admin/files/:id.
@@ -28,5 +32,6 @@ export function restRoutes(): Router {
   router.use(streamRoutes());
   router.use(chapterRoutes());
   router.use(progressRoutes());
+  router.use(apiKeysRoutes());
   return router;
 }

@@ -71,8 +71,15 @@ const identity = 'identity and devices: src/features/auth/auth.test.ts';
 const uploads = 'uploads: src/features/uploads/uploads.test.ts and chunked-upload.test.ts';
 const chapters = 'chapters: src/features/chapters/chapter.test.ts';
 const streaming = 'DRM streaming: src/features/streaming/stream.test.ts';
+const apiKeys = 'API keys: src/features/api-keys/api-keys.test.ts';
 /** Operations of other features, each with the test that walks its permissions. */
 const coveredElsewhere: Record<string, string> = {
+  'query apiKeys': apiKeys,
+  'mutation createApiKey': apiKeys,
+  'mutation revokeApiKey': apiKeys,
+  'GET /admin/api-keys': apiKeys,
+  'POST /admin/api-keys': apiKeys,
+  'DELETE /admin/api-keys/:id': apiKeys,
   'query me': identity,
   'mutation login': identity,
   'mutation register': identity,

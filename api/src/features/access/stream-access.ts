@@ -79,7 +79,7 @@ export async function withPresenter<T>(
         claims.userId === session.userId &&
         sessionRefusal(session, user, claims.sessionStart) === null &&
         presenter.deviceId === session.deviceId;
-      const presented = isThisSession ? session.id : (await authenticatePresenter())?.session.id;
+      const presented = isThisSession ? session.id : (await authenticatePresenter())?.session?.id;
       settled = true;
       if (presented !== session.id) throw streamRefused();
     }

@@ -28,7 +28,10 @@ export type AuditAction =
   | 'file.uploaded'
   | 'file.updated'
   | 'file.deleted'
-  | 'chapters.finalized';
+  | 'chapters.finalized'
+  | 'api_key.created'
+  | 'api_key.revoked'
+  | 'api_key.new_address';
 
 export interface AuditInput {
   action: AuditAction;
@@ -46,7 +49,7 @@ export function recordAudit(ctx: Ctx, input: AuditInput, em: EntityManager = ctx
     actorEmail: input.email ?? user?.email ?? null,
     action: input.action,
     deviceId: ctx.meta.deviceId,
-    deviceSessionId: ctx.caller?.session.id ?? null,
+    deviceSessionId: ctx.caller?.session?.id ?? null,
     ipAddress: ctx.meta.ip,
     userAgent: ctx.meta.userAgent,
     details: { ...input.details, ...(ctx.caller && input.user ? { actorId: ctx.caller.user.id } : {}) },

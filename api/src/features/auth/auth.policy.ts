@@ -1,4 +1,4 @@
-import type { Caller, Ctx } from '../../context.js';
+import type { Caller, Ctx, SessionCaller } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { User } from '../users/user.entity.js';
 
@@ -16,5 +16,12 @@ export function requireCaller(ctx: Ctx): Caller {
 export function requireAdmin(ctx: Ctx): Caller {
   const caller = requireCaller(ctx);
   if (!isAdmin(caller.user)) throw new AppError('FORBIDDEN', ADMIN_REQUIRED);
+  return caller;
+}
+
+/** What only a person's device session may do (sign out, manage devices, play): API keys are refused. */
+export function requireDeviceCaller(ctx: Ctx): SessionCaller {
+  const caller = requireCaller(ctx);
+  if (!caller.session) throw new AppError('FORBIDDEN', 'API keys cannot do this: sign in on a device');
   return caller;
 }

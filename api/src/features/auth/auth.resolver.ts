@@ -3,7 +3,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscrip
 import type { GqlContext } from '../../graphql/context.js';
 import type { SecurityEventPayload } from '../../event-bus.js';
 import { User } from '../users/user.entity.js';
-import { requireCaller } from './auth.policy.js';
+import { requireDeviceCaller } from './auth.policy.js';
 import * as auth from './auth.service.js';
 import * as devices from './devices.service.js';
 import { login } from './login.service.js';
@@ -66,7 +66,7 @@ export class AuthResolver {
     description: "Security events for this session: forced logout, account locked, session terminated, access revoked.",
     subscribe: ({ context }) => {
       const ctx = context as GqlContext;
-      const caller = requireCaller(ctx);
+      const caller = requireDeviceCaller(ctx);
       return pipe(
         ctx.deps.pubSub.subscribe('SECURITY_EVENT', caller.user.id),
         filter(async (event: SecurityEventPayload) => {

@@ -5,7 +5,7 @@ import { clearStreamProof } from '../access/stream-proof.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { hashPassword } from './password-hash.js';
 import { User, UserRole } from '../users/user.entity.js';
-import { requireCaller } from './auth.policy.js';
+import { requireCaller, requireDeviceCaller } from './auth.policy.js';
 import { registerSchema, updateDetailsSchema, type RegisterInput, type UpdateDetailsInput } from './auth.schemas.js';
 import { endSessions, openSession } from './device-sessions.js';
 import { approvalRequired, type LoginResult } from './login.service.js';
@@ -54,7 +54,7 @@ export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<Login
 }
 
 export async function logout(ctx: Ctx): Promise<boolean> {
-  const caller = requireCaller(ctx);
+  const caller = requireDeviceCaller(ctx);
   endSessions([caller.session], 'logout');
   clearStreamProof(ctx);
   recordAudit(ctx, { action: 'logout' });

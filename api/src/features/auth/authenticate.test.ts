@@ -24,7 +24,8 @@ describe('authenticate', () => {
     const em = t.app.orm.em.fork();
     const caller = await authenticate(em, t.config, session.token, session.deviceId);
     expect(caller).not.toBeNull();
-    const { user: who, session: device } = caller!;
+    const { user: who } = caller!;
+    const device = caller!.session!;
     expect(who.id).toBe(user.id);
     expect(who.lockUntil).toBeInstanceOf(Date);
     expect(who.lockUntil!.getTime()).toBe(lockUntil.getTime());
@@ -66,7 +67,7 @@ describe('authenticateWith', () => {
       authenticateWith(em, t.config, admin.token, admin.deviceId, { entity: UploadSession, id: upload.id }),
     );
     expect(queries).toBe(1);
-    expect(result.caller?.session.id).toBe(admin.sessionId);
+    expect(result.caller?.session?.id).toBe(admin.sessionId);
     const read = result.companion!;
     const stored = await t.app.orm.em.fork().findOneOrFail(UploadSession, upload.id);
     const fields = ['fileName', 'fileSize', 'totalChunks', 'chunkSize', 'fileHash', 'metadata', 'status'] as const;

@@ -1,8 +1,9 @@
-import type { EntityClass, EntityData } from '@mikro-orm/core';
+import type { EntityClass, EntityData, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../config.js';
-import type { Caller } from '../../context.js';
+import type { Caller, SessionCaller } from '../../context.js';
 import { AppError } from '../../errors.js';
+import { authenticateApiKey, isApiKeyToken, recheckApiKeyCaller } from '../api-keys/api-key-auth.js';
 import { User } from '../users/user.entity.js';
 import { ADMIN_REQUIRED, isAdmin } from './auth.policy.js';
 import { DeviceSession } from './device-session.entity.js';
@@ -92,15 +93,17 @@ async function findSessionWithUser<T extends object>(
 /**
  * Turns a bearer token and device id into a caller, re-checking on every request that the device
  * session is active, the account unlocked and the device the one the session was made for.
- * No token: null (anonymous). A bad token: UNAUTHENTICATED.
+ * No token: null (anonymous). A bad token: UNAUTHENTICATED. A `pal_` token is an API key, used
+ * from `address`.
  */
 export async function authenticate(
   em: EntityManager,
   config: AppConfig,
   token: string | null,
   deviceId: string | null,
+  address: string | null = null,
 ): Promise<Caller | null> {
-  return (await authenticateWith(em, config, token, deviceId, null)).caller;
+  return (await authenticateWith(em, config, token, deviceId, null, address)).caller;
 }
 
 /**
@@ -113,8 +116,13 @@ export async function authenticateWith<T extends object>(
   token: string | null,
   deviceId: string | null,
   companion: Companion<T> | null,
+  address: string | null = null,
 ): Promise<{ caller: Caller | null; companion: T | null }> {
   if (!token) return { caller: null, companion: null };
+  if (isApiKeyToken(token)) {
+    const caller = await authenticateApiKey(em, token, address);
+    return { caller, companion: companion && (await em.findOne(companion.entity, companion.id as FilterQuery<T>)) };
+  }
   const claims = await verifyAccessToken(config.secret, token);
   const found = await findSessionWithUser(em, claims.sessionId, claims.userId, companion);
   const { session } = found;
@@ -127,7 +135,7 @@ export async function authenticateWith<T extends object>(
     throw new AppError('UNAUTHENTICATED', 'This token does not belong to this device');
   }
   session.lastActivity = (await noteActivity(em, session.id, session.lastActivity)) ?? session.lastActivity;
-  return { caller: { user: session.user, session }, companion: found.companion };
+  return { caller: { user: session.user, session, apiKey: null }, companion: found.companion };
 }
 
 /**
@@ -135,9 +143,14 @@ export async function authenticateWith<T extends object>(
  * the session has ended (or was reopened) or the account is locked.
  */
 export async function recheckCaller(em: EntityManager, caller: Caller): Promise<Caller | null> {
+  if (caller.apiKey) return recheckApiKeyCaller(em, caller);
+  return recheckSessionCaller(em, caller);
+}
+
+async function recheckSessionCaller(em: EntityManager, caller: SessionCaller): Promise<SessionCaller | null> {
   const { session } = await findSessionWithUser(em, caller.session.id, caller.user.id);
   if (!session || sessionRefusal(stateOf(session), session.user, caller.session.createdAt.getTime())) return null;
-  return { user: session.user, session };
+  return { user: session.user, session, apiKey: null };
 }
 
 /**

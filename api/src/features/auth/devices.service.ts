@@ -2,7 +2,7 @@ import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { uuidPattern } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { requireCaller } from './auth.policy.js';
+import { requireCaller, requireDeviceCaller } from './auth.policy.js';
 import { DeviceSession } from './device-session.entity.js';
 import { endSessions } from './device-sessions.js';
 import { publishSecurityEvent } from './security-events.js';
@@ -13,7 +13,7 @@ export async function myDevices(ctx: Ctx): Promise<DeviceSession[]> {
 }
 
 export async function deactivateDevice(ctx: Ctx, deviceId: string): Promise<boolean> {
-  const caller = requireCaller(ctx);
+  const caller = requireDeviceCaller(ctx);
   if (typeof deviceId !== 'string' || deviceId.length === 0 || deviceId.length > 128) {
     throw new AppError('BAD_USER_INPUT', 'deviceId is required');
   }
@@ -37,7 +37,7 @@ export async function deactivateDevice(ctx: Ctx, deviceId: string): Promise<bool
 }
 
 export async function deactivateOtherDevices(ctx: Ctx): Promise<number> {
-  const caller = requireCaller(ctx);
+  const caller = requireDeviceCaller(ctx);
   const others = await ctx.em.find(DeviceSession, {
     user: caller.user,
     isActive: true,
@@ -56,5 +56,5 @@ export async function deactivateOtherDevices(ctx: Ctx): Promise<number> {
 }
 
 export function isCurrentSession(caller: Caller | null, session: DeviceSession): boolean {
-  return caller?.session.id === session.id;
+  return caller?.session?.id === session.id;
 }

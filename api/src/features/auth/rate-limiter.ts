@@ -1,4 +1,5 @@
 import type { AppConfig } from '../../config.js';
+import { ApiKeyRateLimiter } from '../api-keys/api-key-rate-limit.js';
 
 /** Wrong passwords in a row that lock sign-in for an account (or an email without one) a while. */
 export const MAX_FAILED_LOGINS = 5;
@@ -18,13 +19,14 @@ export function lockAfter(failures: number): number | null {
 /** Own email changes allowed per account per hour. */
 const EMAIL_CHANGES_PER_HOUR = 5;
 
-/** The sign-in and profile limits an app keeps in its process's memory (AppDeps). */
+/** The sign-in, profile and API key limits an app keeps in its process's memory (AppDeps). */
 export function authLimits(config: Pick<AppConfig, 'loginRateLimitPerMinute'>) {
   return {
     loginLimiter: new RateLimiter(config.loginRateLimitPerMinute, 60_000),
     emailChangeLimiter: new RateLimiter(EMAIL_CHANGES_PER_HOUR, 3600_000),
     phantomLocks: new FailureLocks(),
     knownDeviceLocks: new FailureLocks(),
+    apiKeyLimiter: new ApiKeyRateLimiter(),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
-import { requireCaller } from '../auth/auth.policy.js';
+import { requireDeviceCaller } from '../auth/auth.policy.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionChapterFacts, type ChapterFacts } from '../access/access-facts.js';
 import {
@@ -61,7 +61,7 @@ export async function createChapterStreamUrl(
   chapterId: string,
   input: unknown,
 ): Promise<ChapterStreamUrl> {
-  const caller = requireCaller(ctx);
+  const caller = requireDeviceCaller(ctx);
   const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'));
   const { expiresIn } = parseInput(streamUrlSchema, input ?? {});
   const chapter = await ctx.em.findOne(Chapter, { id: parseId(chapterId, 'chapterId'), file });

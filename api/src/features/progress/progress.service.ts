@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile, visibleFilesCondition } from '../access/visibility.js';
-import { requireCaller } from '../auth/auth.policy.js';
+import { requireCaller, requireDeviceCaller } from '../auth/auth.policy.js';
 import { RateLimiter } from '../auth/rate-limiter.js';
 import { FILE_COLUMNS, toFileSummary, type FileRow, type FileSummary } from '../files/files.service.js';
 import { saveProgressSchema } from './progress.schemas.js';
@@ -40,7 +40,7 @@ export function toProgress(row: ProgressRow): ListeningProgress {
  * hidden or unknown file answers NOT_FOUND without a separate read.
  */
 export async function saveProgress(ctx: Ctx, fileId: string, rawInput: unknown): Promise<ListeningProgress> {
-  const caller = requireCaller(ctx);
+  const caller = requireDeviceCaller(ctx);
   const id = parseId(fileId, 'fileId');
   const input = parseInput(saveProgressSchema, rawInput);
   if (!ctx.deps.progressLimiter.hit(caller.session.id)) {

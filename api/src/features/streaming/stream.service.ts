@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
-import { requireCaller } from '../auth/auth.policy.js';
+import { requireCaller, requireDeviceCaller } from '../auth/auth.policy.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionFileFacts, streamTokenFacts, type FileFacts, type StreamTokenFacts } from '../access/access-facts.js';
@@ -70,7 +70,7 @@ export function hashStreamToken(token: string): string {
 
 /** Opens a short-lived stream session bound to the caller, their device session and the file. */
 export async function createStreamSession(ctx: Ctx, fileId: string): Promise<StreamSessionGrant> {
-  const caller = requireCaller(ctx);
+  const caller = requireDeviceCaller(ctx);
   const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'), { revealExistence: true });
   const sessionToken = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ctx.deps.config.streamSessionTtlSeconds * 1000);
@@ -137,7 +137,7 @@ function signedRangeParts(p: SignedRangeParams): (string | number)[] {
 
 /** A URL for the part of the file from startTime, for seeking; bound to the caller's device session. */
 export async function createSignedUrl(ctx: Ctx, fileId: string, input: unknown): Promise<SignedUrlGrant> {
-  const caller = requireCaller(ctx);
+  const caller = requireDeviceCaller(ctx);
   const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'));
   const body = parseInput(signedUrlSchema, input ?? {});
   if (body.startTime >= file.duration)

@@ -5,6 +5,7 @@ import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parsePage, type Page } from '../../paging.js';
 import { parseId, parseInput } from '../../validation.js';
+import { publishApiKeysChanged } from '../api-keys/api-keys.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
 import { emailSchema, nameSchema, passwordSchema } from '../auth/auth.schemas.js';
@@ -215,6 +216,8 @@ export async function updateUser(ctx: Ctx, userId: string, rawInput: unknown): P
   }
   // A demoted administrator's kept sessions lose every file they saw only as one.
   if (demoted) ctx.deps.pubSub.publish('ACCESS_CHANGED', { userId: user.id, fileId: null });
+  // Locked or demoted: the user's API keys' open subscriptions check their key again.
+  if (signedOut) publishApiKeysChanged(ctx.deps.pubSub, user.id);
   return user;
 }
 
@@ -244,5 +247,6 @@ export async function deleteUser(ctx: Ctx, userId: string): Promise<User> {
     return user;
   });
   publishSecurityEvent(ctx.deps.pubSub, user.id, 'FORCED_LOGOUT', { message: 'Your account has been deleted.' });
+  publishApiKeysChanged(ctx.deps.pubSub, user.id);
   return user;
 }

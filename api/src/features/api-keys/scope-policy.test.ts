@@ -1,0 +1,40 @@
+import { createPubSub } from '@graphql-yoga/subscription';
+import { describe, expect, it } from 'vitest';
+import type { AppPubSub } from '../../event-bus.js';
+import { createSchema } from '../../graphql/schema.js';
+import { graphqlOperations, restOperations } from '../../test/operation-inventory.js';
+import { restRequirement } from './scope-guard.js';
+import { graphqlScopes, restScopes } from './scope-policy.js';
+
+describe('the API key scope policy', () => {
+  it('decides every GraphQL root field and names only fields that exist', async () => {
+    const schema = await createSchema(createPubSub() as AppPubSub);
+    const typeName = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as Record<string, string>;
+    const rootFields = graphqlOperations(schema).map((op) => op.split(' ')).map(([kind, name]) => `${typeName[kind]}.${name}`);
+    expect(rootFields.filter((c) => !(c in graphqlScopes))).toEqual([]);
+    for (const coordinate of Object.keys(graphqlScopes)) {
+      const [typeName, field] = coordinate.split('.');
+      const type = schema.getType(typeName) as { getFields?: () => Record<string, unknown> } | undefined;
+      expect(type?.getFields?.()[field], coordinate).toBeDefined();
+    }
+  });
+
+  it('decides every REST route, and every entry is a route', () => {
+    const routes = restOperations().filter((r) => !r.startsWith('HEAD '));
+    const undecided = routes.filter((r) => {
+      const [method, path] = r.split(' ');
+      return restRequirement(method, path.replace(/:(\w+)/g, 'x-$1')) === undefined;
+    });
+    expect(undecided).toEqual([]);
+    const listed = restScopes.map((r) => `${r.method} ${r.path}`);
+    expect(listed.filter((r) => !routes.includes(r))).toEqual([]);
+  });
+
+  it('matches specific paths before their :id neighbours', () => {
+    expect(restRequirement('GET', '/admin/files/stats')).toEqual(['library:read', 'users:read']);
+    expect(restRequirement('GET', '/admin/users/count')).toEqual(['users:read']);
+    expect(restRequirement('DELETE', '/devices/others')).toBe('deviceOnly');
+    expect(restRequirement('HEAD', '/drm/stream/abc')).toEqual(['stream']);
+    expect(restRequirement('GET', '/nowhere')).toBeUndefined();
+  });
+});
