@@ -15,6 +15,7 @@ import { startApollo } from './graphql/apollo.js';
 import { createFormatError } from './graphql/errors.js';
 import { createLoaders } from './graphql/loaders.js';
 import { createSchema } from './graphql/schema.js';
+import { schemaSdl, schemaSdlPath } from './graphql/schema-sdl.js';
 import { serveGraphqlOverWebSocket } from './graphql/ws-server.js';
 import { bodyTimeouts } from './http/body-timeout.js';
 import { compressAnswers } from './http/compression.js';
@@ -57,6 +58,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get(schemaSdlPath, noStore, requestContext(orm, deps), schemaSdl(schema));
   app.use(
     '/graphql',
     express.json({ limit: '100kb' }),

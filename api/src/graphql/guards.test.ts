@@ -1,3 +1,4 @@
+import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminSession, type Session } from '../test/factories.js';
 import { startTestApp, type TestApp } from '../test/harness.js';
@@ -38,9 +39,23 @@ describe('the GraphQL endpoint guards', () => {
 
   it('refuses a query nested too deeply', async () => {
     expect((await t.gql('{ me { id } }', {}, admin)).errors).toBeUndefined();
-    const deep = `{ __type(name: "Query") { ${'fields { type { ofType { '.repeat(5)} name ${'} } } '.repeat(5)} } }`;
+    const deep = `{ me { ${'avatar { '.repeat(12)} id ${'} '.repeat(12)} } }`;
     const res = await t.gql(deep, {}, admin);
     expect(res.errors?.[0].message).toMatch(/nested too deeply/);
+  });
+
+  it("answers graphql-js's standard introspection query to signed-in callers, not to anonymous ones", async () => {
+    const query = getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, specifiedByUrl: true });
+    const res = await t.gql<IntrospectionQuery>(query, {}, admin);
+    expect(res.errors).toBeUndefined();
+    expect(buildClientSchema(res.data!).getQueryType()?.getFields().audioFiles).toBeDefined();
+    expect((await t.gql(query)).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('refuses introspection that goes from type to type list again and again', async () => {
+    const costly = `{ __type(name: "Query") { ${'fields { type { '.repeat(3)} name ${'} } '.repeat(3)} } }`;
+    const res = await t.gql(costly, {}, admin);
+    expect(res.errors?.[0].message).toMatch(/Introspection is nested too deeply/);
   });
 
   it('refuses batched requests', async () => {

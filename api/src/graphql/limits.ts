@@ -23,6 +23,26 @@ export const MAX_SELECTIONS = 5000;
 export const MAX_ROOT_FIELDS = 20;
 
 /**
+ * Introspection (`__schema`, `__type`) is exempt from MAX_DEPTH: the standard introspection query
+ * of graphql-js, which GraphiQL, Apollo Sandbox, Postman and graphql-codegen send, nests 13 levels
+ * through its `ofType` chain. What makes introspection costly is going from a type to a list of
+ * types again and again (`fields { type { fields { ... } } }`): a path through it may take at most
+ * INTROSPECTION_LISTS such steps (the standard query takes two: `types`, then `fields`), and be at
+ * most MAX_INTROSPECTION_DEPTH deep. Only meta-fields live there, so no ordinary field escapes
+ * MAX_DEPTH; the field and selection counts apply throughout.
+ */
+export const MAX_INTROSPECTION_DEPTH = 24;
+export const INTROSPECTION_LISTS = 2;
+const typeLists = new Set(['types', 'fields', 'inputFields', 'interfaces', 'possibleTypes']);
+const introspectionRoots = new Set(['__schema', '__type']);
+
+/** Where a walk is inside an introspection field: its depth there and the type lists it went through. */
+interface IntrospectionPath {
+  depth: number;
+  lists: number;
+}
+
+/**
  * Refuses documents nested deeper than MAX_DEPTH, selecting more than MAX_FIELDS fields, or
  * expanding to more than MAX_SELECTIONS selections.
  */
@@ -34,20 +54,29 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
   let fields = 0;
   let rootFields = 0;
   let walked = 0;
-  const walk = (set: SelectionSetNode, depth: number, seen: Set<string>): number => {
+  let introspectionTooDeep = false;
+  const walk = (set: SelectionSetNode, depth: number, seen: Set<string>, intro: IntrospectionPath | null): number => {
     let deepest = depth;
     for (const sel of set.selections) {
       if (++walked > MAX_SELECTIONS) return deepest;
       if (sel.kind === Kind.FIELD) {
         fields += 1;
         if (depth === 1) rootFields += 1;
-        if (sel.selectionSet) deepest = Math.max(deepest, walk(sel.selectionSet, depth + 1, seen));
+        const name = sel.name.value;
+        let inner = intro && { depth: intro.depth + 1, lists: intro.lists + (typeLists.has(name) ? 1 : 0) };
+        if (!inner && depth === 1 && introspectionRoots.has(name)) inner = { depth: 1, lists: 0 };
+        if (inner && (inner.depth > MAX_INTROSPECTION_DEPTH || inner.lists > INTROSPECTION_LISTS)) introspectionTooDeep = true;
+        else if (sel.selectionSet) {
+          const below = walk(sel.selectionSet, depth + 1, seen, inner);
+          // Inside introspection the path rules above stand in for MAX_DEPTH.
+          if (!inner) deepest = Math.max(deepest, below);
+        }
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        deepest = Math.max(deepest, walk(sel.selectionSet, depth, seen));
+        deepest = Math.max(deepest, walk(sel.selectionSet, depth, seen, intro));
       } else {
         const frag = fragments.get(sel.name.value);
         if (frag && !seen.has(frag.name.value)) {
-          deepest = Math.max(deepest, walk(frag.selectionSet, depth, new Set([...seen, frag.name.value])));
+          deepest = Math.max(deepest, walk(frag.selectionSet, depth, new Set([...seen, frag.name.value]), intro));
         }
       }
       if (fields > MAX_FIELDS) return deepest;
@@ -59,7 +88,8 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
       fields = 0;
       rootFields = 0;
       walked = 0;
-      const depth = walk(node.selectionSet, 1, new Set());
+      introspectionTooDeep = false;
+      const depth = walk(node.selectionSet, 1, new Set(), null);
       if (walked > MAX_SELECTIONS) {
         context.reportError(
           new GraphQLError(`Query is too large (at most ${MAX_SELECTIONS} selections with fragments expanded)`, {
@@ -67,6 +97,14 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
           }),
         );
         return;
+      }
+      if (introspectionTooDeep) {
+        context.reportError(
+          new GraphQLError(
+            `Introspection is nested too deeply (at most ${INTROSPECTION_LISTS} type lists and ${MAX_INTROSPECTION_DEPTH} levels on a path)`,
+            { nodes: [node] },
+          ),
+        );
       }
       if (depth > MAX_DEPTH) {
         context.reportError(new GraphQLError(`Query is nested too deeply (at most ${MAX_DEPTH} levels)`, { nodes: [node] }));

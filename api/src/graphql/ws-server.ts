@@ -7,6 +7,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { AppDeps } from '../context.js';
 import { AppError } from '../errors.js';
+import { closeWhenApiKeyEnds } from '../features/api-keys/api-key-sockets.js';
 import { authenticate, bearerToken } from '../features/auth/authenticate.js';
 import { requestMeta } from '../http/request-context.js';
 import type { GqlContext } from './context.js';
@@ -45,14 +46,22 @@ export function serveGraphqlOverWebSocket(parts: {
       context: async (socketCtx): Promise<GqlContext> => {
         const { token, deviceId } = credentials(socketCtx.connectionParams);
         const em = orm.em.fork();
-        const caller = await authenticate(em, deps.config, token, deviceId);
         const meta = { ...requestMeta(socketCtx.extra.request as Request), deviceId };
+        const caller = await authenticate(em, deps.config, token, deviceId, meta.ip);
         return { em, deps, meta, caller, loaders: createLoaders(em) };
       },
       onConnect: async (socketCtx) => {
         const { token, deviceId } = credentials(socketCtx.connectionParams);
+        const { ip } = requestMeta(socketCtx.extra.request as Request);
         try {
-          return (await authenticate(orm.em.fork(), deps.config, token, deviceId)) !== null;
+          const caller = await authenticate(orm.em.fork(), deps.config, token, deviceId, ip);
+          if (caller?.apiKey) {
+            const { socket } = socketCtx.extra;
+            // Its subscriptions end with the key: revoked, expired, or its user locked or deleted.
+            const stop = closeWhenApiKeyEnds(deps, () => orm.em.fork(), caller, () => socket.close(4403, 'Forbidden'));
+            socket.once('close', stop);
+          }
+          return caller !== null;
         } catch (err) {
           // A refused credential closes with 4403; anything else is a server fault (4500), not a logout.
           if (err instanceof AppError) return false;
