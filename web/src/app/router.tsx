@@ -20,6 +20,8 @@ const admin = {
   upload: lazyPage(() => import('../features/admin/pages/UploadFilePage'), 'UploadFilePage'),
   editFile: lazyPage(() => import('../features/admin/pages/EditFilePage'), 'EditFilePage'),
   access: lazyPage(() => import('../features/admin/pages/FileAccessPage'), 'FileAccessPage'),
+  apiKeys: lazyPage(() => import('../features/admin/pages/ApiKeysPage'), 'ApiKeysPage'),
+  graphqlExplorer: lazyPage(() => import('../features/admin/pages/GraphqlExplorerPage'), 'GraphqlExplorerPage'),
 };
 const player = lazyPage(() => import('../features/player/pages/PlayerPage'), 'PlayerPage');
 const devices = lazyPage(() => import('../features/devices/pages/DevicesPage'), 'DevicesPage');
@@ -59,6 +61,8 @@ export const routes: RouteObject[] = [
               { path: 'files/upload', lazy: admin.upload },
               { path: 'files/edit/:id', lazy: admin.editFile },
               { path: 'files/:fileId/access', lazy: admin.access },
+              { path: 'api-keys', lazy: admin.apiKeys },
+              { path: 'graphql', lazy: admin.graphqlExplorer },
             ],
           },
         ],

@@ -159,6 +159,12 @@ export function AdminDashboardPage() {
                   <Button variant="outlined" onClick={() => void navigate('/admin/users/new')}>
                     Create New User
                   </Button>
+                  <Button variant="outlined" onClick={() => void navigate('/admin/api-keys')}>
+                    API Keys
+                  </Button>
+                  <Button variant="outlined" onClick={() => void navigate('/admin/graphql')}>
+                    GraphQL Explorer
+                  </Button>
                   <Button variant="outlined" disabled>
                     System Settings
                   </Button>
