@@ -21,6 +21,63 @@ export type Scalars = {
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
+/** What an API key may be used for. A key acts with at most the rights of its user. */
+export type ApiKeyScope =
+  /** Administrators: read, grant and revoke access to files. */
+  | 'ACCESS_WRITE'
+  /** Administrators: read the security audit log. */
+  | 'AUDIT_READ'
+  /** Administrators: upload, change and delete files and their chapters. */
+  | 'FILES_WRITE'
+  /** Read the library, files, chapters and checkpoints the user may see. */
+  | 'LIBRARY_READ'
+  /** Play audio: stream sessions, signed URLs and chapter streams. */
+  | 'STREAM'
+  /** Administrators: read accounts and their device sessions. */
+  | 'USERS_READ'
+  /** Administrators: create, change, unlock and delete accounts, end their sessions. */
+  | 'USERS_WRITE';
+
+/** Whether an API key can be used now. */
+export type ApiKeyStatus =
+  /** Usable (its user may still be locked, which refuses it too). */
+  | 'active'
+  /** Past its expiry: refused. */
+  | 'expired'
+  /** Revoked by an administrator: refused. */
+  | 'revoked';
+
+/** A service credential acting for one user within its scopes. The secret is never shown again. */
+export type ApiKeyView = {
+  __typename: 'ApiKeyView';
+  /** When the key was created. */
+  createdAt: Scalars['DateTimeISO']['output'];
+  /** When the key stops working; null: never. */
+  expiresAt: Maybe<Scalars['DateTimeISO']['output']>;
+  /** The key id. */
+  id: Scalars['ID']['output'];
+  /** Last use, to the minute. */
+  lastUsedAt: Maybe<Scalars['DateTimeISO']['output']>;
+  /** The address of the last use. */
+  lastUsedIp: Maybe<Scalars['String']['output']>;
+  /** What the key is for, as its creator named it. */
+  name: Scalars['String']['output'];
+  /** The start of the key (pal_ and 8 characters), to tell keys apart. */
+  prefix: Scalars['String']['output'];
+  /** Requests the key may make per minute. */
+  rateLimitPerMinute: Scalars['Int']['output'];
+  /** When the key was revoked. */
+  revokedAt: Maybe<Scalars['DateTimeISO']['output']>;
+  /** What the key may be used for. */
+  scopes: Array<ApiKeyScope>;
+  /** Whether the key can be used now. */
+  status: ApiKeyStatus;
+  /** That user's email. */
+  userEmail: Scalars['String']['output'];
+  /** The user the key acts for. */
+  userId: Scalars['ID']['output'];
+};
+
 /** An uploaded audio file. Its bytes are reachable only through a stream session. */
 export type AudioFile = {
   __typename: 'AudioFile';
@@ -162,6 +219,20 @@ export type Checkpoint = {
   userId: Scalars['ID']['output'];
 };
 
+/** A new API key. */
+export type CreateApiKeyInput = {
+  /** When the key stops working; omitted: never. */
+  expiresAt?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  /** What the key is for (1 to 100 characters). */
+  name: Scalars['String']['input'];
+  /** Requests per minute, 1 to 10000 (default 600). */
+  rateLimitPerMinute?: InputMaybe<Scalars['Int']['input']>;
+  /** What the key may be used for (at least one). */
+  scopes: Array<ApiKeyScope>;
+  /** The user the key acts for; it never does more than that user may. */
+  userId: Scalars['ID']['input'];
+};
+
 /** A new checkpoint in a file the caller may see. */
 export type CreateCheckpointInput = {
   description?: InputMaybe<Scalars['String']['input']>;
@@ -178,6 +249,15 @@ export type CreateUserInput = {
   /** At least 8 characters. */
   password: Scalars['String']['input'];
   role: UserRole;
+};
+
+/** A new API key and its secret, shown this once. */
+export type CreatedApiKey = {
+  __typename: 'CreatedApiKey';
+  /** The key as lists show it. */
+  apiKey: ApiKeyView;
+  /** The whole key (pal_...), to send as `Authorization: Bearer <secret>`. Shown once. */
+  secret: Scalars['String']['output'];
 };
 
 /** Figures for the administrator dashboard. */
@@ -397,6 +477,8 @@ export type Mutation = {
   cancelUpload: UploadSession;
   /** A signed playlist URL for a ready chapter, for this session. */
   chapterStreamUrl: ChapterStreamUrl;
+  /** Administrators, signed in on a device: create an API key for a user. Its secret is in this answer only. */
+  createApiKey: CreatedApiKey;
   /** Administrators: add pending chapters; overlapping or out-of-range times are refused. */
   createChapters: Array<Chapter>;
   /** Bookmark a moment of a file the caller may see. */
@@ -437,6 +519,8 @@ export type Mutation = {
   register: LoginResult;
   /** Administrators: revoke a grant; the user's open players receive ACCESS_REVOKED and stop. */
   revokeAccess: FileAccessGrant;
+  /** Administrators: revoke an API key; it is refused from its next request on. */
+  revokeApiKey: ApiKeyView;
   /** Store where the caller is in a file they may see (rate limited per device session). NOT_FOUND for a file they may not see. */
   saveProgress: ListeningProgress;
   /** Administrators: end one of a user's sessions; that device is signed out at once. */
@@ -463,6 +547,11 @@ export type MutationChapterStreamUrlArgs = {
   chapterId: Scalars['ID']['input'];
   expiresIn?: Scalars['Int']['input'];
   fileId: Scalars['ID']['input'];
+};
+
+
+export type MutationCreateApiKeyArgs = {
+  input: CreateApiKeyInput;
 };
 
 
@@ -561,6 +650,11 @@ export type MutationRevokeAccessArgs = {
 };
 
 
+export type MutationRevokeApiKeyArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationSaveProgressArgs = {
   fileId: Scalars['ID']['input'];
   input: SaveProgressInput;
@@ -611,6 +705,8 @@ export type Query = {
   adminUser: User;
   /** Administrators: users searched by name, email or role, newest first. */
   adminUsers: UserPage;
+  /** Administrators: every API key, newest first. */
+  apiKeys: Array<ApiKeyView>;
   /** One file the caller may see, with its chapters. NOT_FOUND when it does not exist or is not visible. */
   audioFile: AudioFile;
   /** The library: files the caller may see (public files, live grants; every file for administrators), newest first. */
