@@ -101,7 +101,10 @@ describe('admin: manage access', () => {
   it('turns a grant to Expired when its expiry passes while the page is open', async () => {
     const { id: fileId } = await uploadAudio(`Timed ${randomUUID().slice(0, 6)}`, { seconds: 5 });
     const listener = await createUser('Timed Listener');
-    const expiresAt = new Date(Date.now() + 6000).toISOString();
+    // Signed in before the grant starts its clock: signing in must not use up the grant's seconds.
+    const admin = await newDevice(browser);
+    await signInAsAdmin(admin.page);
+    const expiresAt = new Date(Date.now() + 8000).toISOString();
     const granted = await rest(
       'POST',
       '/admin/file-access',
@@ -110,8 +113,6 @@ describe('admin: manage access', () => {
     );
     expect(granted.status, JSON.stringify(granted.body)).toBeLessThan(300);
 
-    const admin = await newDevice(browser);
-    await signInAsAdmin(admin.page);
     await admin.page.goto(`/admin/files/${fileId}/access`);
     const grantRow = admin.page.getByRole('row').filter({ hasText: listener.email });
     await grantRow.getByText('Active').waitFor();
