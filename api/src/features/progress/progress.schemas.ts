@@ -9,4 +9,12 @@ export const saveProgressSchema = z.object({
   finished: z.boolean({ error: 'finished must be true or false' }).optional(),
 });
 
+/** How many files "continue listening" lists (REST ?limit= and the GraphQL argument). */
+export const inProgressLimitSchema = z
+  .number({ error: 'limit must be a whole number between 1 and 50' })
+  .int('limit must be a whole number between 1 and 50')
+  .min(1, 'limit must be a whole number between 1 and 50')
+  .max(50, 'limit must be a whole number between 1 and 50')
+  .default(10);
+
 export type SaveProgressRequest = z.output<typeof saveProgressSchema>;

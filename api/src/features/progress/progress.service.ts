@@ -5,7 +5,7 @@ import { findVisibleFile, visibleFilesCondition } from '../access/visibility.js'
 import { requireCaller, requireDeviceCaller } from '../auth/auth.policy.js';
 import { RateLimiter } from '../auth/rate-limiter.js';
 import { FILE_COLUMNS, toFileSummary, type FileRow, type FileSummary } from '../files/files.service.js';
-import { saveProgressSchema } from './progress.schemas.js';
+import { inProgressLimitSchema, saveProgressSchema } from './progress.schemas.js';
 import type { ListeningProgress } from './progress.types.js';
 
 /** A file counts as finished from this many seconds before its end: closing credits, silence. */
@@ -96,9 +96,9 @@ export interface InProgressFile {
  * Files they may no longer see (a revoked or expired grant) drop out through the same condition as
  * the library.
  */
-export async function listInProgress(ctx: Ctx, limit = 10): Promise<InProgressFile[]> {
+export async function listInProgress(ctx: Ctx, limit?: number): Promise<InProgressFile[]> {
   const caller = requireCaller(ctx);
-  const take = Math.min(Math.max(1, Math.floor(limit)), 50);
+  const take = parseInput(inProgressLimitSchema, limit);
   const visible = visibleFilesCondition(caller);
   const rows = await ctx.em.execute<(FileRow & ProgressRow)[]>(
     `select ${FILE_COLUMNS}, lp.file_id, lp.position, lp.finished, lp.updated_at
