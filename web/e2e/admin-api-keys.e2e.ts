@@ -73,7 +73,7 @@ describe('admin: API keys and the GraphQL explorer', () => {
     await expect
       .poll(async () => (await visible(page, '"email"')()) || (await run.click(), false), {
         timeout: 30_000,
-        intervals: [2_000],
+        interval: 2_000,
       })
       .toBe(true);
     await screenshot(page, 'admin-graphql-explorer');
