@@ -35,7 +35,8 @@ const isFuture = (date: Date | null | undefined): date is Date => !!date && date
 
 /**
  * Counts an unknown device's wrong password on the account's row, in one statement so guesses sent
- * in parallel all count; every MAX_FAILED_LOGINS-th locks for longer (lockAfter).
+ * in parallel all count; every MAX_FAILED_LOGINS-th locks for longer (lockAfter). The lock is set
+ * only where it lengthens one, so a parallel burst's shorter lock written last cannot cut it short.
  */
 async function countAccountFailure(em: EntityManager, userId: string): Promise<boolean> {
   const [row] = await em
@@ -46,7 +47,12 @@ async function countAccountFailure(em: EntityManager, userId: string): Promise<b
     );
   const lockMs = row ? lockAfter(row.failed_login_count) : null;
   if (lockMs === null) return false;
-  await em.nativeUpdate(User, { id: userId }, { lockUntil: new Date(Date.now() + lockMs) });
+  const until = new Date(Date.now() + lockMs);
+  await em.nativeUpdate(
+    User,
+    { id: userId, $or: [{ lockUntil: null }, { lockUntil: { $lt: until } }] },
+    { lockUntil: until },
+  );
   return true;
 }
 
