@@ -1,8 +1,7 @@
 import type { AccessChangePayload, AppPubSub } from '../../event-bus.js';
 import type { Logger } from '../../logger.js';
-import { sessionRefusal } from '../auth/authenticate.js';
 import type { AccessFacts, StreamTokenFacts } from './access-facts.js';
-import { mayViewFile } from './visibility.js';
+import { streamRefusal } from './stream-access.js';
 
 /**
  * The access facts of byte requests, kept in memory: a player's ranges and the 2-second re-checks of
@@ -22,12 +21,7 @@ const MAX_ENTRIES = 5_000;
  * again on the next request, so a new grant, an unlock or a file made public counts at once.
  */
 function allowsNow(facts: AccessFacts): boolean {
-  const { session, user, file, grant } = facts;
-  return (
-    sessionRefusal(session, user, session.startedAt.getTime()) === null &&
-    file !== null &&
-    mayViewFile(user, file, grant)
-  );
+  return streamRefusal(facts, facts.session.startedAt.getTime()) === null;
 }
 
 export class FactsCache<T extends AccessFacts> {

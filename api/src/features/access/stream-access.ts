@@ -27,15 +27,28 @@ export async function allowStream(
   sessionStart: number | null,
   missing = 'Audio file not found',
 ): Promise<FileFacts> {
-  const { session, user, file, grant } = facts;
-  if (sessionRefusal(session, user, sessionStart)) throw streamRefused();
-  if (!file) throw new AppError('NOT_FOUND', missing);
-  if (!mayViewFile(user, file, grant)) {
-    throw new AppError('FORBIDDEN', 'Access denied. You do not have permission to access this file.');
-  }
+  const refusal = streamRefusal(facts, sessionStart, missing);
+  if (refusal) throw refusal;
+  const { session } = facts;
+  const file = facts.file as FileFacts; // streamRefusal refused a missing one
   // Facts may be cached (access-facts-cache.ts): the session's next requests see this write and skip theirs.
   session.lastActivity = (await noteActivity(ctx.em, session.id, session.lastActivity)) ?? session.lastActivity;
   return file;
+}
+
+/** allowStream's rule without its side effect: why the facts refuse the request, or null. */
+export function streamRefusal(
+  facts: AccessFacts,
+  sessionStart: number | null,
+  missing = 'Audio file not found',
+): AppError | null {
+  const { session, user, file, grant } = facts;
+  if (sessionRefusal(session, user, sessionStart)) return streamRefused();
+  if (!file) return new AppError('NOT_FOUND', missing);
+  if (!mayViewFile(user, file, grant)) {
+    return new AppError('FORBIDDEN', 'Access denied. You do not have permission to access this file.');
+  }
+  return null;
 }
 
 /** Checks that the presenter is the device session a credential was issued to. */

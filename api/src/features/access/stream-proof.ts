@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.js';
-import { sameSecret, signParts } from '../streaming/url-signing.js';
+import { signParts, verifyParts } from '../../signing.js';
 import type { SessionFacts } from './access-facts.js';
 import { streamRefused, type Presenter } from './stream-access.js';
 
@@ -15,12 +15,11 @@ const COOKIE = 'stream_proof';
 const PATH = '/api/v1/drm/';
 const PURPOSE = 'stream-proof:v1';
 
-const proofOf = (secret: string, sessionId: string, sessionStart: number) =>
-  signParts(secret, PURPOSE, [sessionId, sessionStart]);
-
 /** Gives the caller's browser the proof for its device session (a cookie for the browser's lifetime). */
 export function grantStreamProof(ctx: Ctx, session: { id: string; createdAt: Date }): void {
-  ctx.cookies?.set(COOKIE, proofOf(ctx.deps.config.secret, session.id, session.createdAt.getTime()), { path: PATH });
+  ctx.cookies?.set(COOKIE, signParts(ctx.deps.config.secret, PURPOSE, [session.id, session.createdAt.getTime()]), {
+    path: PATH,
+  });
 }
 
 export function clearStreamProof(ctx: Ctx): void {
@@ -34,6 +33,6 @@ export function clearStreamProof(ctx: Ctx): void {
 export function assertStreamProof(ctx: Ctx, presenter: Presenter, session: SessionFacts): void {
   if (presenter.token) return;
   const given = ctx.cookies?.get(COOKIE);
-  const expected = proofOf(ctx.deps.config.secret, session.id, session.startedAt.getTime());
-  if (!given || !sameSecret(given, expected)) throw streamRefused();
+  if (!verifyParts(ctx.deps.config.secret, PURPOSE, [session.id, session.startedAt.getTime()], given))
+    throw streamRefused();
 }

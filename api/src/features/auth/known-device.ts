@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.js';
-import { sameSecret, signParts } from '../streaming/url-signing.js';
+import { signParts, verifyParts } from '../../signing.js';
 
 /**
  * The proof that a device once signed in to an account (OWASP's "device cookie"): set at every
@@ -20,18 +20,18 @@ function cookieName(secret: string, userId: string): string {
   return `kd_${signParts(secret, NAME_PURPOSE, [userId]).slice(0, 16)}`;
 }
 
-function proof(secret: string, userId: string, deviceId: string, issuedAt: number): string {
-  return signParts(secret, PURPOSE, [userId, deviceId, issuedAt]);
-}
-
 /** Marks the requesting device as known to the account (renewing the proof's lifetime). */
 export function rememberDevice(ctx: Ctx, userId: string, deviceId: string): void {
   const { secret } = ctx.deps.config;
   const issuedAt = Date.now();
-  ctx.cookies?.set(cookieName(secret, userId), `${issuedAt}.${proof(secret, userId, deviceId, issuedAt)}`, {
-    path: COOKIE_PATH,
-    maxAgeMs: KNOWN_DEVICE_MS,
-  });
+  ctx.cookies?.set(
+    cookieName(secret, userId),
+    `${issuedAt}.${signParts(secret, PURPOSE, [userId, deviceId, issuedAt])}`,
+    {
+      path: COOKIE_PATH,
+      maxAgeMs: KNOWN_DEVICE_MS,
+    },
+  );
 }
 
 /** Whether the request proves that this device has signed in to the account before. */
@@ -42,5 +42,5 @@ export function isKnownDevice(ctx: Ctx, userId: string, deviceId: string, now = 
   if (!match) return false;
   const issuedAt = Number(match[1]);
   if (issuedAt > now || now - issuedAt > KNOWN_DEVICE_MS) return false;
-  return sameSecret(match[2], proof(secret, userId, deviceId, issuedAt));
+  return verifyParts(secret, PURPOSE, [userId, deviceId, issuedAt], match[2]);
 }

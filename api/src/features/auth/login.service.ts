@@ -7,7 +7,7 @@ import { User } from '../users/user.entity.js';
 import { isAdmin } from './auth.policy.js';
 import { loginSchema, type LoginInput } from './auth.schemas.js';
 import { DeviceSession } from './device-session.entity.js';
-import { describeDevice, openSession } from './device-sessions.js';
+import { describeDevice, endSessions, openSession } from './device-sessions.js';
 import { loginLockout } from './login-lockout.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { publishSecurityEvent, securityMessages } from './security-events.js';
@@ -112,7 +112,7 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
       const withinLimit = active.length < ctx.deps.config.maxDevices;
       if (!withinLimit && !isAdmin(locked)) {
         locked.isLocked = true;
-        for (const s of active) Object.assign(s, { isActive: false, endedAt: new Date(), endReason: 'account_locked' });
+        endSessions(active, 'account_locked');
         recordAudit(
           auditCtx,
           { action: 'account.locked_multi_device', user: locked, details: { endedSessions: active.length } },

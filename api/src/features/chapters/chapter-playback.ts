@@ -15,7 +15,8 @@ import {
   type SamePresenterCheck,
 } from '../access/stream-access.js';
 import { expiresInSchema } from '../streaming/stream.schemas.js';
-import { isLiveExpiry, sameSecret, signParts, verifyParts } from '../streaming/url-signing.js';
+import { sameSecret, signParts, verifyParts } from '../../signing.js';
+import { isLiveExpiry } from '../streaming/url-signing.js';
 import { ChapterSegment } from './chapter-segment.entity.js';
 import { Chapter, ChapterStatus } from './chapter.entity.js';
 import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from './hls-encode.js';

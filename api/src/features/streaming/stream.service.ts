@@ -12,7 +12,8 @@ import { allowStream, streamRefused, withPresenter, type Presenter } from '../ac
 import { assertStreamProof, grantStreamProof } from '../access/stream-proof.js';
 import { signedUrlSchema } from './stream.schemas.js';
 import { StreamSession } from './stream-session.entity.js';
-import { isLiveExpiry, signParts, verifyParts } from './url-signing.js';
+import { signParts, verifyParts } from '../../signing.js';
+import { isLiveExpiry } from './url-signing.js';
 
 const SIGNED_RANGE_PURPOSE = 'signed-range:v2';
 
