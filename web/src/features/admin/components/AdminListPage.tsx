@@ -1,5 +1,4 @@
-import SearchIcon from '@mui/icons-material/Search';
-import { Alert, Container, InputAdornment, TextField } from '@mui/material';
+import { Alert, Container } from '@mui/material';
 import type { ReactNode } from 'react';
 import type { Banners } from '../hooks/useBanners';
 import { AdminPageHeader } from './AdminPageHeader';
@@ -39,35 +38,5 @@ export function AdminListPage({ title, back, actions, banners, loadError, childr
       )}
       {children}
     </Container>
-  );
-}
-
-/** The search box of an admin list; `label` is its accessible name and placeholder. */
-export function ListSearchField({
-  label,
-  value,
-  onChange,
-}: {
-  label: string;
-  value: string;
-  onChange: (text: string) => void;
-}) {
-  return (
-    <TextField
-      fullWidth
-      placeholder={`${label}...`}
-      aria-label={label}
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      slotProps={{
-        input: {
-          startAdornment: (
-            <InputAdornment position="start">
-              <SearchIcon />
-            </InputAdornment>
-          ),
-        },
-      }}
-    />
   );
 }

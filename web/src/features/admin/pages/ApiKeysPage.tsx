@@ -1,29 +1,43 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import {
-  Alert,
-  Button,
-  Chip,
-  Container,
-  LinearProgress,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Chip, Container, Typography } from '@mui/material';
 import { useState } from 'react';
 import { AdminApiKeysDocument, RevokeApiKeyDocument, type ApiKeyRowFragment } from '../../../gql/graphql';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { errorText, formatDate } from '../admin-format';
 import { AdminPageHeader } from '../components/AdminPageHeader';
+import { AdminTable, type Column } from '../components/AdminTable';
 import { CreateApiKeyForm, scopeLabels } from '../components/CreateApiKeyForm';
 import { useTimedMessage } from '../hooks/useTimedMessage';
 
 const statusColor = { active: 'success', expired: 'default', revoked: 'error' } as const;
+
+const columns = (onRevoke: (key: ApiKeyRowFragment) => void): Column<ApiKeyRowFragment>[] => [
+  { label: 'Name', cell: (key) => key.name },
+  { label: 'Key', cell: (key) => <code>{key.prefix}…</code> },
+  { label: 'User', cell: (key) => key.userEmail },
+  { label: 'Scopes', cell: (key) => key.scopes.map((s) => scopeLabels[s].label).join(', ') },
+  { label: 'Status', cell: (key) => <Chip size="small" label={key.status} color={statusColor[key.status]} /> },
+  { label: 'Expires', cell: (key) => (key.expiresAt ? formatDate(key.expiresAt) : 'Never') },
+  {
+    label: 'Last used',
+    cell: (key) => (key.lastUsedAt ? `${formatDate(key.lastUsedAt)} from ${key.lastUsedIp ?? '?'}` : 'Never'),
+  },
+  {
+    label: 'Actions',
+    align: 'right',
+    cell: (key) => (
+      <Button
+        color="error"
+        disabled={key.status === 'revoked'}
+        aria-label={`Revoke ${key.name}`}
+        onClick={() => onRevoke(key)}
+      >
+        Revoke
+      </Button>
+    ),
+  },
+];
 
 /** Administrators: API keys for integrators: list, create (the secret shown once), revoke. */
 export function ApiKeysPage() {
@@ -55,7 +69,13 @@ export function ApiKeysPage() {
             <Button
               color="inherit"
               startIcon={<ContentCopyIcon />}
-              onClick={() => void navigator.clipboard.writeText(secret).then(() => setCopied(true))}
+              onClick={() =>
+                void navigator.clipboard.writeText(secret).then(
+                  () => setCopied(true),
+                  // A refused clipboard (permission, insecure origin) leaves the secret to select by hand.
+                  () => setCopied(false),
+                )
+              }
             >
               {copied ? 'Copied' : 'Copy'}
             </Button>
@@ -63,7 +83,11 @@ export function ApiKeysPage() {
           onClose={() => setSecret(null)}
         >
           Copy this key now: it is not shown again.
-          <Typography component="code" data-testid="api-key-secret" sx={{ display: 'block', wordBreak: 'break-all', mt: 1 }}>
+          <Typography
+            component="code"
+            data-testid="api-key-secret"
+            sx={{ display: 'block', wordBreak: 'break-all', mt: 1 }}
+          >
             {secret}
           </Typography>
         </Alert>
@@ -79,59 +103,13 @@ export function ApiKeysPage() {
           setSecret(created);
         }}
       />
-      <Paper>
-        {loading && <LinearProgress />}
-        <TableContainer>
-          <Table>
-            <TableHead>
-              <TableRow>
-                <TableCell>Name</TableCell>
-                <TableCell>Key</TableCell>
-                <TableCell>User</TableCell>
-                <TableCell>Scopes</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Expires</TableCell>
-                <TableCell>Last used</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data?.apiKeys.map((key) => (
-                <TableRow key={key.id} hover>
-                  <TableCell>{key.name}</TableCell>
-                  <TableCell>
-                    <code>{key.prefix}…</code>
-                  </TableCell>
-                  <TableCell>{key.userEmail}</TableCell>
-                  <TableCell>{key.scopes.map((s) => scopeLabels[s].label).join(', ')}</TableCell>
-                  <TableCell>
-                    <Chip size="small" label={key.status} color={statusColor[key.status]} />
-                  </TableCell>
-                  <TableCell>{key.expiresAt ? formatDate(key.expiresAt) : 'Never'}</TableCell>
-                  <TableCell>{key.lastUsedAt ? `${formatDate(key.lastUsedAt)} from ${key.lastUsedIp ?? '?'}` : 'Never'}</TableCell>
-                  <TableCell align="right">
-                    <Button
-                      color="error"
-                      disabled={key.status === 'revoked'}
-                      aria-label={`Revoke ${key.name}`}
-                      onClick={() => setToRevoke(key)}
-                    >
-                      Revoke
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-              {data && data.apiKeys.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={8} align="center">
-                    No API keys yet
-                  </TableCell>
-                </TableRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Paper>
+      <AdminTable
+        label="API keys"
+        columns={columns(setToRevoke)}
+        rows={data?.apiKeys}
+        empty="No API keys yet"
+        loading={loading}
+      />
       <ConfirmDialog
         open={toRevoke !== null}
         title="Revoke API key"

@@ -25,7 +25,8 @@ import {
   type FileStatusFilter,
 } from '../../../gql/graphql';
 import { errorText, formatBytes, formatDate, formatDurationShort } from '../admin-format';
-import { AdminListPage, ListSearchField } from '../components/AdminListPage';
+import { SearchField } from '../../../components/SearchField';
+import { AdminListPage } from '../components/AdminListPage';
 import { AdminTable, type Column } from '../components/AdminTable';
 import { useBanners } from '../hooks/useBanners';
 import { useConfirmedAction } from '../hooks/useConfirmedAction';
@@ -118,7 +119,7 @@ export function FileListPage() {
     >
       {deletion.dialog}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
-        <ListSearchField label="Search files" value={list.search} onChange={list.setSearch} />
+        <SearchField label="Search files" value={list.search} onChange={list.setSearch} />
         <FormControl sx={{ minWidth: 180 }}>
           <InputLabel id="file-status-label">Status</InputLabel>
           <Select

@@ -12,7 +12,8 @@ import {
   type AdminUserRowFragment,
 } from '../../../gql/graphql';
 import { errorText, formatDate } from '../admin-format';
-import { AdminListPage, ListSearchField } from '../components/AdminListPage';
+import { SearchField } from '../../../components/SearchField';
+import { AdminListPage } from '../components/AdminListPage';
 import { AdminTable, type Column } from '../components/AdminTable';
 import { useBanners } from '../hooks/useBanners';
 import { useConfirmedAction } from '../hooks/useConfirmedAction';
@@ -113,7 +114,7 @@ export function UserListPage() {
     >
       {deletion.dialog}
       <Box sx={{ mb: 2 }}>
-        <ListSearchField label="Search users" value={list.search} onChange={list.setSearch} />
+        <SearchField label="Search users" value={list.search} onChange={list.setSearch} />
       </Box>
       <AdminTable
         label="Users"

@@ -1,9 +1,9 @@
 import AccessTimeIcon from '@mui/icons-material/AccessTime';
-import MusicNoteIcon from '@mui/icons-material/MusicNote';
 import PublicIcon from '@mui/icons-material/Public';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import { Box, Card, CardActionArea, CardContent, Chip, LinearProgress, Stack, Typography } from '@mui/material';
 import type { LibraryFileFragment } from '../../../gql/graphql';
+import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../../player/format-time';
 import { formatDuration } from '../format-duration';
 import { useCoverImage } from '../hooks/useCoverImage';
@@ -39,17 +39,7 @@ function Cover({ file }: { file: LibraryFile }) {
         overflow: 'hidden',
       }}
     >
-      {src ? (
-        <Box
-          component="img"
-          src={src}
-          alt={file.title}
-          draggable={false}
-          sx={{ width: '100%', height: '100%', objectFit: 'contain' }}
-        />
-      ) : (
-        <MusicNoteIcon sx={{ fontSize: 64, color: 'text.disabled' }} aria-hidden />
-      )}
+      <CoverArt src={src} alt={file.title} iconSize={64} />
     </Box>
   );
 }

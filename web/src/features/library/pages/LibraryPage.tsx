@@ -2,7 +2,6 @@ import { useQuery } from '@apollo/client/react';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PersonIcon from '@mui/icons-material/Person';
-import SearchIcon from '@mui/icons-material/Search';
 import SecurityIcon from '@mui/icons-material/Security';
 import {
   Alert,
@@ -11,7 +10,6 @@ import {
   CircularProgress,
   Container,
   Grid,
-  InputAdornment,
   MenuItem,
   Stack,
   TextField,
@@ -19,6 +17,7 @@ import {
 } from '@mui/material';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { SearchField } from '../../../components/SearchField';
 import { AudioFilesDocument, type LibrarySort } from '../../../gql/graphql';
 import { useAuth } from '../../auth/auth-context';
 import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
@@ -121,22 +120,7 @@ export function LibraryPage() {
       {!needle && <ContinueListening />}
 
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3 }}>
-        <TextField
-          fullWidth
-          placeholder="Search audio files..."
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon />
-                </InputAdornment>
-              ),
-            },
-            htmlInput: { 'aria-label': 'Search audio files' },
-          }}
-        />
+        <SearchField label="Search audio files" value={search} onChange={setSearch} />
         <TextField
           select
           label="Sort by"

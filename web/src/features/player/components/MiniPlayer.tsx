@@ -1,10 +1,10 @@
 import Forward30Icon from '@mui/icons-material/Forward30';
-import MusicNoteIcon from '@mui/icons-material/MusicNote';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { Box, ButtonBase, IconButton, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useLocation, useNavigate } from 'react-router';
+import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../format-time';
 import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, usePlayer } from '../player-context';
 
@@ -67,17 +67,7 @@ export function MiniPlayer() {
                 justifyContent: 'center',
               }}
             >
-              {cover ? (
-                <Box
-                  component="img"
-                  src={cover}
-                  alt=""
-                  draggable={false}
-                  sx={{ width: '100%', height: '100%', objectFit: 'contain' }}
-                />
-              ) : (
-                <MusicNoteIcon color="disabled" aria-hidden />
-              )}
+              <CoverArt src={cover} alt="" />
             </Box>
             <Box sx={{ minWidth: 0, textAlign: 'left' }}>
               <Typography variant="subtitle2" noWrap>

@@ -1,8 +1,8 @@
-import MusicNoteIcon from '@mui/icons-material/MusicNote';
 import { Box, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
 import { onAccessRevoked } from '../../../app/access-revoked';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { CoverArt } from '../../../components/CoverArt';
 import type { CheckpointItemFragment } from '../../../gql/graphql';
 import { useChapterPlayback } from '../hooks/useChapterPlayback';
 import { useCheckpoints } from '../hooks/useCheckpoints';
@@ -66,17 +66,7 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
           justifyContent: 'center',
         }}
       >
-        {shownCover ? (
-          <Box
-            component="img"
-            src={shownCover}
-            alt={file.title}
-            draggable={false}
-            sx={{ width: '100%', height: '100%', objectFit: 'contain' }}
-          />
-        ) : (
-          <MusicNoteIcon sx={{ fontSize: 96, color: 'grey.500' }} aria-hidden />
-        )}
+        <CoverArt src={shownCover} alt={file.title} iconSize={96} />
       </Box>
       <Box>
         <Typography variant="h4" component="h1" gutterBottom>

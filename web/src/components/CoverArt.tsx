@@ -1,0 +1,17 @@
+import MusicNoteIcon from '@mui/icons-material/MusicNote';
+import { Box } from '@mui/material';
+
+/** A cover fitted whole into its box (square covers are not cropped), or a note icon without one. */
+export function CoverArt({ src, alt, iconSize }: { src: string | null | undefined; alt: string; iconSize?: number }) {
+  return src ? (
+    <Box
+      component="img"
+      src={src}
+      alt={alt}
+      draggable={false}
+      sx={{ width: '100%', height: '100%', objectFit: 'contain' }}
+    />
+  ) : (
+    <MusicNoteIcon sx={{ fontSize: iconSize, color: 'text.disabled' }} aria-hidden />
+  );
+}
