@@ -1,0 +1,161 @@
+import { expect } from 'vitest';
+import type { Session } from '../../test/factories.js';
+
+/**
+ * The rules of the permission matrix (permission-matrix.test.ts): who each kind of caller is, what
+ * each rule lets them do, and the operations whose permissions are walked in their own feature's tests.
+ */
+
+export const personas = ['anonymous', 'noGrant', 'expiredGrant', 'liveGrant', 'locked', 'admin'] as const;
+export type Persona = (typeof personas)[number];
+export type Rule = 'admin' | 'visibleFile' | 'signedIn' | 'owner' | 'public';
+export type Outcome = { code: string; text: string };
+
+export const expected: Record<Rule, Record<Persona, string>> = {
+  admin: {
+    anonymous: 'UNAUTHENTICATED',
+    noGrant: 'FORBIDDEN',
+    expiredGrant: 'FORBIDDEN',
+    liveGrant: 'FORBIDDEN',
+    locked: 'UNAUTHENTICATED',
+    admin: 'ok',
+  },
+  visibleFile: {
+    anonymous: 'UNAUTHENTICATED',
+    noGrant: 'NOT_FOUND',
+    expiredGrant: 'NOT_FOUND',
+    liveGrant: 'ok',
+    locked: 'UNAUTHENTICATED',
+    admin: 'ok',
+  },
+  signedIn: {
+    anonymous: 'UNAUTHENTICATED',
+    noGrant: 'ok',
+    expiredGrant: 'ok',
+    liveGrant: 'ok',
+    locked: 'UNAUTHENTICATED',
+    admin: 'ok',
+  },
+  // Only the owner (the live-grant user here) may delete a checkpoint; not even an administrator,
+  // and to everyone else it answers as an unknown id.
+  owner: {
+    anonymous: 'UNAUTHENTICATED',
+    noGrant: 'NOT_FOUND',
+    expiredGrant: 'NOT_FOUND',
+    liveGrant: 'ok',
+    locked: 'UNAUTHENTICATED',
+    admin: 'NOT_FOUND',
+  },
+  // A locked account's token is refused even where no sign-in is needed.
+  public: {
+    anonymous: 'ok',
+    noGrant: 'ok',
+    expiredGrant: 'ok',
+    liveGrant: 'ok',
+    locked: 'UNAUTHENTICATED',
+    admin: 'ok',
+  },
+};
+
+const identity = 'identity and devices: src/features/auth/auth.test.ts';
+const uploads = 'uploads: src/features/uploads/uploads.test.ts and chunked-upload.test.ts';
+const chapters = 'chapters: src/features/chapters/chapter.test.ts';
+const streaming = 'DRM streaming: src/features/streaming/stream.test.ts';
+const apiKeys = 'API keys: src/features/api-keys/api-keys.test.ts';
+/** Operations of other features, each with the test that walks its permissions. */
+export const coveredElsewhere: Record<string, string> = {
+  'query apiKeys': apiKeys,
+  'mutation createApiKey': apiKeys,
+  'mutation revokeApiKey': apiKeys,
+  'GET /admin/api-keys': apiKeys,
+  'POST /admin/api-keys': apiKeys,
+  'DELETE /admin/api-keys/:id': apiKeys,
+  'query me': identity,
+  'mutation login': identity,
+  'mutation register': identity,
+  'mutation logout': identity,
+  'mutation updateMyDetails': identity,
+  'query myDevices': identity,
+  'mutation deactivateDevice': identity,
+  'mutation deactivateOtherDevices': identity,
+  'subscription securityEvents': identity,
+  'GET /auth/me': identity,
+  'POST /auth/login': identity,
+  'POST /auth/logout': identity,
+  'POST /auth/register': identity,
+  'PUT /auth/updatedetails': identity,
+  'GET /devices': identity,
+  'DELETE /devices/others': identity,
+  'DELETE /devices/:deviceId': identity,
+  'mutation initUpload': uploads,
+  'mutation finalizeUpload': uploads,
+  'mutation cancelUpload': uploads,
+  'query uploadSession': uploads,
+  'query myUploadSessions': uploads,
+  'POST /files': uploads,
+  'POST /audio/upload/init': uploads,
+  'POST /audio/upload/chunk': uploads,
+  'GET /audio/upload/status/:uploadId': uploads,
+  'POST /audio/upload/finalize/:uploadId': uploads,
+  'DELETE /audio/upload/cancel/:uploadId': uploads,
+  'query chapters': chapters,
+  'query chapterStatus': chapters,
+  'mutation createChapters': chapters,
+  'mutation loadSampleChapters': chapters,
+  'mutation updateChapter': chapters,
+  'mutation deleteChapter': chapters,
+  'mutation finalizeChapters': chapters,
+  'mutation chapterStreamUrl': chapters,
+  'subscription chapterEvents': chapters,
+  'GET /files/:id/chapters': chapters,
+  'GET /files/:id/chapters/status': chapters,
+  'POST /files/:id/chapters': chapters,
+  'POST /files/:id/chapters/sample': chapters,
+  'POST /files/:id/chapters/finalize': chapters,
+  'PUT /files/:id/chapters/:chapterId': chapters,
+  'DELETE /files/:id/chapters/:chapterId': chapters,
+  'POST /files/:id/chapters/:chapterId/stream-url': chapters,
+  'GET /chapters/:chapterId/playlist.m3u8': chapters,
+  'GET /chapters/:chapterId/key': chapters,
+  'GET /chapters/:chapterId/segments/:token/:segment': chapters,
+  'query drmStatus': streaming,
+  'mutation createStreamSession': streaming,
+  'mutation createSignedUrl': streaming,
+  'GET /drm/status/:fileId': streaming,
+  'POST /drm/session/:fileId': streaming,
+  'GET /drm/stream/:token': streaming,
+  'HEAD /drm/stream/:token': streaming,
+  'POST /drm/signed-url/:fileId': streaming,
+  'GET /drm/signed/:fileId': streaming,
+  'HEAD /drm/signed/:fileId': streaming,
+};
+
+export interface Case {
+  rule: Rule;
+  run(s: Session | null): Promise<Outcome>;
+  /** What the answer must show when it succeeds. */
+  check?(persona: Persona, outcome: Outcome): void;
+}
+
+/** What the cases need from the running test app; filled in before the first case runs. */
+export interface MatrixWorld {
+  /** A private file with a cover: live grant for liveGrant and locked, an expired one for expiredGrant. */
+  fileId: string;
+  liveUserId: string;
+  rest(method: string, path: string, body: unknown, s: Session | null): Promise<Outcome>;
+  gql(query: string, variables: Record<string, unknown>, s: Session | null): Promise<Outcome>;
+  fresh: {
+    file(): Promise<string>;
+    user(): Promise<string>;
+    grant(): Promise<string>;
+    /** A checkpoint of the live-grant user, to be deleted. */
+    checkpoint(): Promise<string>;
+    session(): Promise<Session>;
+    email(): string;
+  };
+}
+
+/** Whether the private test file appears in a list: only for the live grant and the administrator. */
+export const listsTheFileWhenVisible = (w: MatrixWorld) => (persona: Persona, outcome: Outcome) => {
+  expect(outcome.text.includes(w.fileId), `${persona} list`).toBe(persona === 'liveGrant' || persona === 'admin');
+};
