@@ -1,33 +1,25 @@
-export type ErrorCode =
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'BAD_USER_INPUT'
-  | 'CONFLICT'
-  | 'ACCOUNT_LOCKED'
-  | 'DEVICE_APPROVAL_REQUIRED'
-  | 'RATE_LIMITED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'RANGE_NOT_SATISFIABLE'
-  | 'INSUFFICIENT_STORAGE'
-  | 'INTERNAL';
+/**
+ * Every code an error can carry (GraphQL `extensions.code`, REST `error.code`), with the HTTP status
+ * it answers with and what it means. The one list: the schema's ErrorCode enum and the README's
+ * table are made from it (a test compares the README with it).
+ */
+export const errorCodes = {
+  UNAUTHENTICATED: { httpStatus: 401, meaning: 'No credential, or a bad, ended or revoked one.' },
+  FORBIDDEN: { httpStatus: 403, meaning: 'Signed in, but not allowed: role, API key scope or grant.' },
+  NOT_FOUND: { httpStatus: 404, meaning: 'No such thing, or not visible to the caller.' },
+  BAD_USER_INPUT: { httpStatus: 400, meaning: 'The input is invalid; `field` names it when known.' },
+  CONFLICT: { httpStatus: 409, meaning: 'It exists already, or its state forbids the change.' },
+  ACCOUNT_LOCKED: { httpStatus: 403, meaning: 'The account is locked.' },
+  DEVICE_APPROVAL_REQUIRED: { httpStatus: 403, meaning: 'Sign-in from a new device must be approved first.' },
+  RATE_LIMITED: { httpStatus: 429, meaning: 'Too many requests; retry later (after Retry-After, when given).' },
+  PAYLOAD_TOO_LARGE: { httpStatus: 413, meaning: 'The body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { httpStatus: 415, meaning: "The body's type or encoding is not accepted." },
+  RANGE_NOT_SATISFIABLE: { httpStatus: 416, meaning: 'The byte range is outside the file.' },
+  INSUFFICIENT_STORAGE: { httpStatus: 507, meaning: "The server's disk is full." },
+  INTERNAL: { httpStatus: 500, meaning: 'A server fault, logged with the reference given in the message.' },
+} as const satisfies Record<string, { httpStatus: number; meaning: string }>;
 
-const httpStatusByCode: Record<ErrorCode, number> = {
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  BAD_USER_INPUT: 400,
-  CONFLICT: 409,
-  ACCOUNT_LOCKED: 403,
-  DEVICE_APPROVAL_REQUIRED: 403,
-  RATE_LIMITED: 429,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RANGE_NOT_SATISFIABLE: 416,
-  INSUFFICIENT_STORAGE: 507,
-  INTERNAL: 500,
-};
+export type ErrorCode = keyof typeof errorCodes;
 
 /** The one error type services throw; each transport turns it into its own shape. */
 export class AppError extends Error {
@@ -41,7 +33,7 @@ export class AppError extends Error {
   }
 
   get httpStatus(): number {
-    return httpStatusByCode[this.code];
+    return errorCodes[this.code].httpStatus;
   }
 }
 

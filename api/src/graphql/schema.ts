@@ -3,14 +3,25 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { guardSchemaScopes } from '../features/api-keys/scope-guard.js';
 import type { AppPubSub } from '../event-bus.js';
+import { withDocumentedTypes } from './error-code.js';
 import { resolvers } from './resolvers.js';
+
+const rootDescriptions = {
+  Query: 'Reads. Lists are paged; `total` counts every match.',
+  Mutation: 'Changes. Each answers FORBIDDEN to an API key without the scope it needs.',
+  Subscription: 'Live events over graphql-ws at the same /graphql path.',
+};
 
 /**
  * Builds the executable schema, with API keys' scopes checked in front of its fields. Validation
  * is done by the services (zod), shared with REST.
  */
 export async function createSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
-  return guardSchemaScopes(await buildSchema({ resolvers, pubSub, validate: false, emitSchemaFile: false }));
+  const schema = withDocumentedTypes(await buildSchema({ resolvers, pubSub, validate: false, emitSchemaFile: false }));
+  for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    if (root) root.description = rootDescriptions[root.name as keyof typeof rootDescriptions];
+  }
+  return guardSchemaScopes(schema);
 }
 
 export function printSchemaSdl(schema: GraphQLSchema): string {

@@ -342,6 +342,35 @@ export type DrmStatus = {
   size: Scalars['Float']['output'];
 };
 
+/** The code of every error, in `extensions.code` of a GraphQL error and `error.code` of a REST answer. Each value names the HTTP status it answers with over REST and over GraphQL when the request fails as a whole. */
+export type ErrorCode =
+  /** HTTP 403. The account is locked. */
+  | 'ACCOUNT_LOCKED'
+  /** HTTP 400. The input is invalid; `field` names it when known. */
+  | 'BAD_USER_INPUT'
+  /** HTTP 409. It exists already, or its state forbids the change. */
+  | 'CONFLICT'
+  /** HTTP 403. Sign-in from a new device must be approved first. */
+  | 'DEVICE_APPROVAL_REQUIRED'
+  /** HTTP 403. Signed in, but not allowed: role, API key scope or grant. */
+  | 'FORBIDDEN'
+  /** HTTP 507. The server's disk is full. */
+  | 'INSUFFICIENT_STORAGE'
+  /** HTTP 500. A server fault, logged with the reference given in the message. */
+  | 'INTERNAL'
+  /** HTTP 404. No such thing, or not visible to the caller. */
+  | 'NOT_FOUND'
+  /** HTTP 413. The body is too large. */
+  | 'PAYLOAD_TOO_LARGE'
+  /** HTTP 416. The byte range is outside the file. */
+  | 'RANGE_NOT_SATISFIABLE'
+  /** HTTP 429. Too many requests; retry later (after Retry-After, when given). */
+  | 'RATE_LIMITED'
+  /** HTTP 401. No credential, or a bad, ended or revoked one. */
+  | 'UNAUTHENTICATED'
+  /** HTTP 415. The body's type or encoding is not accepted. */
+  | 'UNSUPPORTED_MEDIA_TYPE';
+
 /** What the Manage Access screen shows for one file. */
 export type FileAccessData = {
   __typename: 'FileAccessData';
@@ -471,6 +500,7 @@ export type LoginResult = {
   warnings: Array<DeviceWarning>;
 };
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type Mutation = {
   __typename: 'Mutation';
   /** Administrators: stop an upload and remove everything it stored. */
@@ -538,11 +568,13 @@ export type Mutation = {
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationCancelUploadArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationChapterStreamUrlArgs = {
   chapterId: Scalars['ID']['input'];
   expiresIn?: Scalars['Int']['input'];
@@ -550,128 +582,152 @@ export type MutationChapterStreamUrlArgs = {
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationCreateApiKeyArgs = {
   input: CreateApiKeyInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationCreateChaptersArgs = {
   chapters: Array<ChapterInput>;
   fileId: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationCreateCheckpointArgs = {
   input: CreateCheckpointInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationCreateSignedUrlArgs = {
   fileId: Scalars['ID']['input'];
   input: SignedUrlInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationCreateStreamSessionArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationCreateUserArgs = {
   input: CreateUserInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationDeactivateDeviceArgs = {
   deviceId: Scalars['String']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationDeleteChapterArgs = {
   chapterId: Scalars['ID']['input'];
   fileId: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationDeleteCheckpointArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationDeleteFileArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationDeleteUserArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationFinalizeChaptersArgs = {
   fileId: Scalars['ID']['input'];
   storageType?: SegmentStorage;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationFinalizeUploadArgs = {
   id: Scalars['ID']['input'];
   input: InputMaybe<FinalizeUploadInput>;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationGrantAccessArgs = {
   input: GrantAccessInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationInitUploadArgs = {
   input: InitUploadInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationLoadSampleChaptersArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationLoginArgs = {
   input: LoginInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationRegisterArgs = {
   input: RegisterInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationRevokeAccessArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationSaveProgressArgs = {
   fileId: Scalars['ID']['input'];
   input: SaveProgressInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationTerminateUserSessionArgs = {
   sessionId: Scalars['ID']['input'];
   userId: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationUnlockUserArgs = {
   userId: Scalars['ID']['input'];
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationUpdateChapterArgs = {
   chapterId: Scalars['ID']['input'];
   fileId: Scalars['ID']['input'];
@@ -679,22 +735,26 @@ export type MutationUpdateChapterArgs = {
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationUpdateFileArgs = {
   id: Scalars['ID']['input'];
   input: UpdateFileInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationUpdateMyDetailsArgs = {
   input: UpdateDetailsInput;
 };
 
 
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationUpdateUserArgs = {
   id: Scalars['ID']['input'];
   input: UpdateUserInput;
 };
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type Query = {
   __typename: 'Query';
   /** Administrators: any file by id. */
@@ -742,11 +802,13 @@ export type Query = {
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryAdminFileArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryAdminFilesArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
@@ -755,11 +817,13 @@ export type QueryAdminFilesArgs = {
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryAdminUserArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryAdminUsersArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
@@ -767,11 +831,13 @@ export type QueryAdminUsersArgs = {
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryAudioFileArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryAudioFilesArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
@@ -780,47 +846,56 @@ export type QueryAudioFilesArgs = {
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryAuditLogArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryChapterStatusArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryChaptersArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryCheckpointsArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryContinueListeningArgs = {
   limit?: Scalars['Int']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryDrmStatusArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryFileAccessListArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryUploadSessionArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Lists are paged; `total` counts every match. */
 export type QueryUserSessionsArgs = {
   userId: Scalars['ID']['input'];
 };
@@ -893,6 +968,7 @@ export type StreamSessionGrant = {
   streamUrl: Scalars['String']['output'];
 };
 
+/** Live events over graphql-ws at the same /graphql path. */
 export type Subscription = {
   __typename: 'Subscription';
   /** Administrators: changes to a file's chapters as they happen, so a screen need not poll. */
@@ -902,6 +978,7 @@ export type Subscription = {
 };
 
 
+/** Live events over graphql-ws at the same /graphql path. */
 export type SubscriptionChapterEventsArgs = {
   fileId: Scalars['ID']['input'];
 };
