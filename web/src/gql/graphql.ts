@@ -91,7 +91,9 @@ export type AudioFile = {
   coverThumbnailUrl: Maybe<Scalars['String']['output']>;
   /** REST URL of the cover image, whichever the storage; null when the file has none. Fetch it with the bearer token; it is privately cacheable and revalidated (ETag). */
   coverUrl: Maybe<Scalars['String']['output']>;
+  /** When the file was uploaded. */
   createdAt: Scalars['DateTimeISO']['output'];
+  /** Free text about the file; null when there is none. */
   description: Maybe<Scalars['String']['output']>;
   /** Duration in seconds, read from the audio itself. */
   duration: Scalars['Float']['output'];
@@ -99,20 +101,24 @@ export type AudioFile = {
   fileAccesses: Array<FileAccessGrant>;
   /** The name the file was uploaded with. */
   filename: Scalars['String']['output'];
+  /** The file id. */
   id: Scalars['ID']['output'];
   /** Public files are visible to every signed-in user. */
   isPublic: Scalars['Boolean']['output'];
+  /** The audio type, read from the content (for example audio/mpeg). */
   mimeType: Scalars['String']['output'];
   /** The caller's own listening position in this file; null when they have not played it. */
   progress: Maybe<ListeningProgress>;
   /** Size in bytes. */
   size: Scalars['Float']['output'];
+  /** The title shown in the library. */
   title: Scalars['String']['output'];
 };
 
 /** One page of audio files and how many match in all. */
 export type AudioFilePage = {
   __typename: 'AudioFilePage';
+  /** The files of this page. */
   items: Array<AudioFile>;
   /** Files matching the query, across all pages. */
   total: Scalars['Int']['output'];
@@ -121,21 +127,34 @@ export type AudioFilePage = {
 /** One security event: who, what, when, from which device and address. */
 export type AuditLogEntry = {
   __typename: 'AuditLogEntry';
+  /** What happened, as a dotted name (for example user.locked, api_key.created). */
   action: Scalars['String']['output'];
+  /** When it happened. */
   createdAt: Scalars['DateTimeISO']['output'];
+  /** What else the event records, by action (ids, before and after values). */
   details: Maybe<Scalars['JSONObject']['output']>;
+  /** The device id of the request, when it came from a device. */
   deviceId: Maybe<Scalars['String']['output']>;
+  /** The device session the event happened in, if any. */
   deviceSessionId: Maybe<Scalars['ID']['output']>;
+  /** The email of that account at the time (kept after it is deleted). */
   email: Maybe<Scalars['String']['output']>;
+  /** The entry id; later entries have larger ids. */
   id: Scalars['ID']['output'];
+  /** The client address of the request. */
   ipAddress: Maybe<Scalars['String']['output']>;
+  /** The User-Agent of the request. */
   userAgent: Maybe<Scalars['String']['output']>;
+  /** The account the event is about; null once deleted or when there is none. */
   userId: Maybe<Scalars['ID']['output']>;
 };
 
+/** One page of the audit log and how many entries it has in all. */
 export type AuditLogPage = {
   __typename: 'AuditLogPage';
+  /** The entries of this page, newest first. */
   items: Array<AuditLogEntry>;
+  /** Entries in the whole log. */
   total: Scalars['Int']['output'];
 };
 
@@ -150,14 +169,19 @@ export type Chapter = {
   error: Maybe<Scalars['String']['output']>;
   /** The file this chapter belongs to. */
   fileId: Scalars['ID']['output'];
+  /** When it was last finalized; null while pending. */
   finalizedAt: Maybe<Scalars['DateTimeISO']['output']>;
+  /** The chapter id. */
   id: Scalars['ID']['output'];
+  /** The name shown in the chapter list. */
   label: Scalars['String']['output'];
+  /** Position in the playing order, from 0. */
   order: Scalars['Int']['output'];
   /** Bytes of the encoded audio before encryption. */
   plainSize: Maybe<Scalars['Float']['output']>;
   /** Seconds from the start of the file. */
   startTime: Scalars['Float']['output'];
+  /** pending until finalized; ready when playable; failed with a reason. */
   status: ChapterStatus;
   /** Administrators only: where the segments are kept. */
   storageType: Maybe<SegmentStorage>;
@@ -166,9 +190,11 @@ export type Chapter = {
 /** A change to a file's chapters: added, edited, deleted, finalized or failed. */
 export type ChapterEvent = {
   __typename: 'ChapterEvent';
+  /** When it happened (ISO 8601). */
   at: Scalars['String']['output'];
   /** Null when several chapters changed at once. */
   chapterId: Maybe<Scalars['ID']['output']>;
+  /** The file whose chapters changed. */
   fileId: Scalars['ID']['output'];
   /** The new status; null when the chapter was deleted. */
   status: Maybe<Scalars['String']['output']>;
@@ -176,21 +202,29 @@ export type ChapterEvent = {
 
 /** A chapter to add: times in seconds; a null end means up to the next chapter or the end. */
 export type ChapterInput = {
+  /** Seconds from the start; null means up to the next chapter or the end. */
   endTime?: InputMaybe<Scalars['Float']['input']>;
+  /** The chapter name, not blank. */
   label: Scalars['String']['input'];
   /** Position in the list; default: after the last. */
   order?: InputMaybe<Scalars['Int']['input']>;
+  /** Seconds from the start of the file. */
   startTime: Scalars['Float']['input'];
 };
 
+/** Where a chapter stands on its way to encrypted HLS. */
 export type ChapterStatus =
+  /** Finalizing failed; the chapter keeps the reason. */
   | 'failed'
+  /** Added or changed, not finalized yet. */
   | 'pending'
+  /** Finalized: encrypted and playable. */
   | 'ready';
 
 /** A signed HLS playlist URL for one ready chapter. */
 export type ChapterStreamUrl = {
   __typename: 'ChapterStreamUrl';
+  /** When the URL stops working. */
   expiresAt: Scalars['DateTimeISO']['output'];
   /** Path relative to the server; the key it names needs this session signed in. */
   streamUrl: Scalars['String']['output'];
@@ -199,19 +233,28 @@ export type ChapterStreamUrl = {
 /** Counts of a file's chapters by status. */
 export type ChapterSummary = {
   __typename: 'ChapterSummary';
+  /** Chapters whose finalizing failed. */
   failed: Scalars['Int']['output'];
+  /** Chapters waiting to be finalized. */
   pending: Scalars['Int']['output'];
+  /** Chapters finalized and playable. */
   ready: Scalars['Int']['output'];
+  /** All chapters of the file. */
   total: Scalars['Int']['output'];
 };
 
 /** A user's own bookmark in a file. */
 export type Checkpoint = {
   __typename: 'Checkpoint';
+  /** When it was made. */
   createdAt: Scalars['DateTimeISO']['output'];
+  /** Optional notes; null when there are none. */
   description: Maybe<Scalars['String']['output']>;
+  /** The file the checkpoint is in. */
   fileId: Scalars['ID']['output'];
+  /** The checkpoint id. */
   id: Scalars['ID']['output'];
+  /** The name the user gave it. */
   name: Scalars['String']['output'];
   /** Whole seconds from the start of the file. */
   timestamp: Scalars['Int']['output'];
@@ -235,7 +278,9 @@ export type CreateApiKeyInput = {
 
 /** A new checkpoint in a file the caller may see. */
 export type CreateCheckpointInput = {
+  /** Optional notes. */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** The file to bookmark. */
   fileId: Scalars['ID']['input'];
   /** Not blank. */
   name: Scalars['String']['input'];
@@ -243,11 +288,15 @@ export type CreateCheckpointInput = {
   timestamp: Scalars['Float']['input'];
 };
 
+/** A new account, made by an administrator. */
 export type CreateUserInput = {
+  /** Unique regardless of case. */
   email: Scalars['String']['input'];
+  /** The name shown in the app. */
   name: Scalars['String']['input'];
   /** At least 8 characters. */
   password: Scalars['String']['input'];
+  /** user unless told otherwise. */
   role: UserRole;
 };
 
@@ -263,8 +312,11 @@ export type CreatedApiKey = {
 /** Figures for the administrator dashboard. */
 export type DashboardStats = {
   __typename: 'DashboardStats';
+  /** Audio files. */
   fileCount: Scalars['Int']['output'];
+  /** Files visible only through a grant. */
   privateFiles: Scalars['Int']['output'];
+  /** Files visible to every signed-in user. */
   publicFiles: Scalars['Int']['output'];
   /** The five newest files. */
   recentUploads: Array<AudioFile>;
@@ -272,23 +324,33 @@ export type DashboardStats = {
   totalDuration: Scalars['Float']['output'];
   /** Bytes of audio across all files. */
   totalSize: Scalars['Float']['output'];
+  /** Accounts, administrators included. */
   userCount: Scalars['Int']['output'];
 };
 
 /** What the client knows about the device it runs on. */
 export type DeviceDataInput = {
+  /** The browser name. */
   browser?: InputMaybe<Scalars['String']['input']>;
+  /** Whether cookies are enabled. */
   cookieEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** A hash of stable browser traits, to tell devices apart. */
   deviceFingerprint?: InputMaybe<Scalars['String']['input']>;
   /** Generated once by the client and sent as X-Device-ID on every request. */
   deviceId: Scalars['String']['input'];
+  /** A readable name for the device. */
   deviceName?: InputMaybe<Scalars['String']['input']>;
   /** Desktop, Mobile or Tablet. */
   deviceType?: InputMaybe<Scalars['String']['input']>;
+  /** The Do Not Track setting, as the browser reports it. */
   doNotTrack?: InputMaybe<Scalars['String']['input']>;
+  /** The preferred language (for example en-GB). */
   language?: InputMaybe<Scalars['String']['input']>;
+  /** The operating system name. */
   os?: InputMaybe<Scalars['String']['input']>;
+  /** The platform the browser reports. */
   platform?: InputMaybe<Scalars['String']['input']>;
+  /** The IANA time zone (for example Europe/Paris). */
   timezone?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -299,30 +361,46 @@ export type DeviceSession = {
   createdAt: Scalars['DateTimeISO']['output'];
   /** The client-generated device id (X-Device-ID). */
   deviceId: Scalars['String']['output'];
+  /** A readable name for the device (browser and system). */
   deviceName: Scalars['String']['output'];
   /** mobile, tablet or other. */
   deviceType: Scalars['String']['output'];
+  /** The device session id. */
   id: Scalars['ID']['output'];
+  /** The address it last signed in from. */
   ipAddress: Maybe<Scalars['String']['output']>;
+  /** False once signed out, ended or replaced. */
   isActive: Scalars['Boolean']['output'];
   /** True for the session making this request. */
   isCurrent: Scalars['Boolean']['output'];
+  /** When it last made a request (kept to the minute). */
   lastActivity: Scalars['DateTimeISO']['output'];
 };
 
+/** A notice about the account's devices, given at sign-in. */
 export type DeviceWarning = {
   __typename: 'DeviceWarning';
+  /** The device it is about, if any. */
   deviceName: Maybe<Scalars['String']['output']>;
+  /** The device session it is about, if any. */
   id: Maybe<Scalars['ID']['output']>;
+  /** The text to show. */
   message: Scalars['String']['output'];
+  /** When it happened, if known. */
   timestamp: Maybe<Scalars['DateTimeISO']['output']>;
+  /** What kind of notice it is. */
   type: DeviceWarningType;
 };
 
+/** What a device notice is about. */
 export type DeviceWarningType =
+  /** The account was locked by a sign-in from a further device. */
   | 'device_locked'
+  /** The account is signed in on as many devices as allowed. */
   | 'max_devices_reached'
+  /** A device the account had not used before signed in. */
   | 'new_device'
+  /** Wrong passwords were tried since the last sign-in. */
   | 'suspicious_activity';
 
 /** Whether and how a file can be played by the caller. */
@@ -332,7 +410,9 @@ export type DrmStatus = {
   chunkedStreaming: Scalars['Boolean']['output'];
   /** Seconds. */
   duration: Scalars['Float']['output'];
+  /** The file. */
   fileId: Scalars['ID']['output'];
+  /** The audio type of the file. */
   mimeType: Scalars['String']['output'];
   /** Always true: bytes reach only a signed-in, permitted session. */
   protected: Scalars['Boolean']['output'];
@@ -376,6 +456,7 @@ export type FileAccessData = {
   __typename: 'FileAccessData';
   /** Every user, by name, to choose whom to grant. */
   allUsers: Array<User>;
+  /** The file. */
   file: AudioFile;
   /** Every grant of the file, newest first, revoked and expired ones included. */
   grants: Array<FileAccessGrant>;
@@ -388,21 +469,31 @@ export type FileAccessGrant = {
   canView: Scalars['Boolean']['output'];
   /** No expiry when null. */
   expiresAt: Maybe<Scalars['DateTimeISO']['output']>;
+  /** When it was granted (or last renewed). */
   grantedAt: Scalars['DateTimeISO']['output'];
+  /** The grant id. */
   id: Scalars['ID']['output'];
+  /** Active, Expired or Revoked, as of now. */
   status: GrantStatus;
+  /** The user the grant is for. */
   user: User;
 };
 
 /** Which files an administrator list shows. */
 export type FileStatusFilter =
+  /** Every file. */
   | 'ALL'
+  /** Files visible only through a grant. */
   | 'PRIVATE'
+  /** Files visible to every signed-in user. */
   | 'PUBLIC';
 
+/** A chapter that could not be finalized. */
 export type FinalizeError = {
   __typename: 'FinalizeError';
+  /** The chapter that failed. */
   chapterId: Scalars['ID']['output'];
+  /** Its name. */
   label: Scalars['String']['output'];
   /** Why this chapter failed; the others went on. */
   message: Scalars['String']['output'];
@@ -411,14 +502,20 @@ export type FinalizeError = {
 /** The outcome of finalizing: ready chapters, and failures with reasons. */
 export type FinalizeResult = {
   __typename: 'FinalizeResult';
+  /** The chapters that failed, with why. */
   errors: Array<FinalizeError>;
+  /** The chapters finalized by this run. */
   finalizedChapters: Array<Chapter>;
+  /** The counts of this run. */
   summary: FinalizeSummary;
 };
 
+/** How a finalize run went, in counts. */
 export type FinalizeSummary = {
   __typename: 'FinalizeSummary';
+  /** Chapters that failed. */
   failed: Scalars['Int']['output'];
+  /** Chapters now ready. */
   finalized: Scalars['Int']['output'];
   /** Pending chapters that were attempted. */
   total: Scalars['Int']['output'];
@@ -426,32 +523,44 @@ export type FinalizeSummary = {
 
 /** The file details given when a chunked upload is completed. Covers go through POST /api/v1/audio/upload/finalize/{uploadId}. */
 export type FinalizeUploadInput = {
+  /** Free text about the file. */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** True makes the file visible to every signed-in user. */
   isPublic?: InputMaybe<Scalars['Boolean']['input']>;
   /** Blank: the file name without its extension. */
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** Who gets to see which file, and until when. */
 export type GrantAccessInput = {
   /** When the access ends; null for no expiry. Must be in the future. */
   expiresAt?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  /** The file to grant. */
   fileId: Scalars['ID']['input'];
+  /** The user to grant. */
   userId: Scalars['ID']['input'];
 };
 
 /** Expired once the expiry has passed; otherwise Active while canView, else Revoked. */
 export type GrantStatus =
+  /** The user may see the file. */
   | 'Active'
+  /** The expiry has passed. */
   | 'Expired'
+  /** An administrator revoked it. */
   | 'Revoked';
 
 /** Starts a chunked upload; chunks are then sent to POST /api/v1/audio/upload/chunk. */
 export type InitUploadInput = {
   /** SHA-256 of the whole file, hex. */
   fileHash: Scalars['String']['input'];
+  /** The name of the file, extension included. */
   fileName: Scalars['String']['input'];
+  /** Size in bytes. */
   fileSize: Scalars['Float']['input'];
+  /** Details for the file once complete (title, description, isPublic). */
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** The declared audio type; the content is checked too. */
   mimeType?: InputMaybe<Scalars['String']['input']>;
   /** ceil(fileSize / 5242880). */
   totalChunks: Scalars['Int']['input'];
@@ -471,32 +580,44 @@ export type LibrarySort =
 /** Where the caller stopped in a file: their own position, kept across devices. */
 export type ListeningProgress = {
   __typename: 'ListeningProgress';
+  /** The file. */
   fileId: Scalars['ID']['output'];
   /** True once played to the end (or to within a few seconds of it). */
   finished: Scalars['Boolean']['output'];
   /** Seconds from the start, within the file's duration. */
   position: Scalars['Float']['output'];
+  /** When it was last saved. */
   updatedAt: Scalars['DateTimeISO']['output'];
 };
 
+/** A sign-in from one device. */
 export type LoginInput = {
   /** True once the user accepted the single-device policy. */
   deviceApproved: Scalars['Boolean']['input'];
+  /** The device signing in. */
   deviceData: DeviceDataInput;
+  /** The account email, any case. */
   email: Scalars['String']['input'];
+  /** The account password. */
   password: Scalars['String']['input'];
 };
 
 /** The outcome of a login: signed in, or awaiting device approval. */
 export type LoginResult = {
   __typename: 'LoginResult';
+  /** The device session, once signed in. */
   deviceSession: Maybe<DeviceSession>;
+  /** The text to show the user. */
   message: Scalars['String']['output'];
+  /** True when the sign-in must be repeated with deviceApproved. */
   requiresDeviceApproval: Scalars['Boolean']['output'];
+  /** True when signed in. */
   success: Scalars['Boolean']['output'];
   /** Bearer token bound to the device session. */
   token: Maybe<Scalars['String']['output']>;
+  /** The account, once signed in. */
   user: Maybe<User>;
+  /** Notices about the account's devices. */
   warnings: Array<DeviceWarning>;
 };
 
@@ -900,12 +1021,17 @@ export type QueryUserSessionsArgs = {
   userId: Scalars['ID']['input'];
 };
 
+/** A new account, signed in on the device that creates it. */
 export type RegisterInput = {
   /** True once the user accepted the single-device policy. */
   deviceApproved: Scalars['Boolean']['input'];
+  /** The device registering. */
   deviceData: DeviceDataInput;
+  /** Unique regardless of case. */
   email: Scalars['String']['input'];
+  /** The name shown in the app. */
   name: Scalars['String']['input'];
+  /** At least 8 characters. */
   password: Scalars['String']['input'];
 };
 
@@ -920,27 +1046,38 @@ export type SaveProgressInput = {
 /** Something that happened to this session: act on it at once. */
 export type SecurityEvent = {
   __typename: 'SecurityEvent';
+  /** When it happened (ISO 8601). */
   at: Scalars['String']['output'];
   /** The file, for ACCESS_REVOKED. */
   fileId: Maybe<Scalars['ID']['output']>;
+  /** The text to show the user. */
   message: Scalars['String']['output'];
+  /** What happened. */
   type: SecurityEventType;
 };
 
+/** What happened to a session. */
 export type SecurityEventType =
+  /** Access to fileId ended: stop playing it. */
   | 'ACCESS_REVOKED'
+  /** The account was locked by a sign-in from a further device: sign out. */
   | 'DEVICE_LOCKED'
+  /** This session was ended: signed out from another device, or the account locked, demoted or deleted. */
   | 'FORCED_LOGOUT'
+  /** An administrator ended this session. */
   | 'SESSION_TERMINATED';
 
 /** Where encrypted segments are kept. */
 export type SegmentStorage =
+  /** In database rows. */
   | 'database'
+  /** As files under DATA_DIR. */
   | 'filesystem';
 
 /** A signed URL for seeking; a changed byte or a later expiry makes it invalid. */
 export type SignedUrlGrant = {
   __typename: 'SignedUrlGrant';
+  /** When the URL stops working. */
   expiresAt: Scalars['DateTimeISO']['output'];
   /** Path relative to the server. */
   signedUrl: Scalars['String']['output'];
@@ -961,6 +1098,7 @@ export type StreamSessionGrant = {
   __typename: 'StreamSessionGrant';
   /** Seconds. */
   duration: Scalars['Float']['output'];
+  /** When the session token stops working. */
   expiresAt: Scalars['DateTimeISO']['output'];
   /** Put in /api/v1/drm/stream/{sessionToken}; valid until expiresAt while access lasts. */
   sessionToken: Scalars['String']['output'];
@@ -987,12 +1125,17 @@ export type SubscriptionChapterEventsArgs = {
 export type UpdateChapterInput = {
   /** Null means auto (the next start or the end of the file). */
   endTime?: InputMaybe<Scalars['Float']['input']>;
+  /** The new name. */
   label?: InputMaybe<Scalars['String']['input']>;
+  /** The new start, in seconds from the start of the file. */
   startTime?: InputMaybe<Scalars['Float']['input']>;
 };
 
+/** The signed-in user's new name and email. */
 export type UpdateDetailsInput = {
+  /** The new email; CONFLICT when another account has it. */
   email: Scalars['String']['input'];
+  /** The new name. */
   name: Scalars['String']['input'];
 };
 
@@ -1000,18 +1143,23 @@ export type UpdateDetailsInput = {
 export type UpdateFileInput = {
   /** An empty string clears the description. */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** True makes the file visible to every signed-in user. */
   isPublic?: InputMaybe<Scalars['Boolean']['input']>;
   /** True removes the current cover image. */
   removeCover?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The new title, 1 to 200 characters. */
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Changes to a user; omitted fields stay as they are. */
 export type UpdateUserInput = {
+  /** The new email; CONFLICT when another account has it. */
   email?: InputMaybe<Scalars['String']['input']>;
   /** True locks the account and signs it out everywhere; false unlocks it. */
   isLocked?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The new name. */
   name?: InputMaybe<Scalars['String']['input']>;
+  /** The new role; demoting signs the account out of all but its allowed devices. */
   role?: InputMaybe<UserRole>;
 };
 
@@ -1020,19 +1168,25 @@ export type UploadSession = {
   __typename: 'UploadSession';
   /** Bytes per chunk; the last chunk holds the rest. */
   chunkSize: Scalars['Int']['output'];
+  /** When the upload started. */
   createdAt: Scalars['DateTimeISO']['output'];
   /** Unfinished uploads are removed after this time. */
   expiresAt: Scalars['DateTimeISO']['output'];
   /** The file created when the upload completed. */
   file: Maybe<AudioFile>;
+  /** The name of the file being uploaded. */
   fileName: Scalars['String']['output'];
   /** Declared size in bytes. */
   fileSize: Scalars['Float']['output'];
+  /** The upload id, sent as X-Upload-ID with each chunk. */
   id: Scalars['ID']['output'];
+  /** The declared audio type. */
   mimeType: Scalars['String']['output'];
   /** Percent of the file held, 0 to 100. */
   progress: Scalars['Float']['output'];
+  /** Where the upload stands. */
   state: UploadState;
+  /** How many chunks the file is sent in. */
   totalChunks: Scalars['Int']['output'];
   /** Bytes held so far. */
   uploadedBytes: Scalars['Float']['output'];
@@ -1042,20 +1196,27 @@ export type UploadSession = {
 
 /** Where a chunked upload stands: active ones accept chunks and can be resumed. */
 export type UploadState =
+  /** Accepting chunks. */
   | 'active'
+  /** Stopped; what it stored is gone. */
   | 'cancelled'
+  /** Finalized into a file. */
   | 'completed'
+  /** Left unfinished past expiresAt; what it stored is gone. */
   | 'expired';
 
 /** An account. Never carries the password hash. */
 export type User = {
   __typename: 'User';
+  /** A picture of the user; null when there is none. */
   avatarUrl: Maybe<Scalars['String']['output']>;
+  /** When the account was created. */
   createdAt: Scalars['DateTimeISO']['output'];
   /** Stored lower-cased; unique regardless of case. */
   email: Scalars['String']['output'];
   /** More than one active device session. */
   hasMultipleSessions: Scalars['Boolean']['output'];
+  /** The account id. */
   id: Scalars['ID']['output'];
   /** True for administrators (role admin). */
   isAdmin: Scalars['Boolean']['output'];
@@ -1063,7 +1224,9 @@ export type User = {
   isLocked: Scalars['Boolean']['output'];
   /** Temporary lock after repeated failed logins. */
   lockUntil: Maybe<Scalars['DateTimeISO']['output']>;
+  /** The name shown in the app. */
   name: Scalars['String']['output'];
+  /** user or admin. */
   role: UserRole;
   /** Active device sessions. */
   sessionCount: Scalars['Int']['output'];
@@ -1072,6 +1235,7 @@ export type User = {
 /** One page of users and how many match in all. */
 export type UserPage = {
   __typename: 'UserPage';
+  /** The users of this page. */
   items: Array<User>;
   /** Users matching the query, across all pages. */
   total: Scalars['Int']['output'];
@@ -1079,7 +1243,9 @@ export type UserPage = {
 
 /** What an account may do. */
 export type UserRole =
+  /** Manages files, users, access and API keys, and sees every file. */
   | 'admin'
+  /** Listens to the files they may see. */
   | 'user';
 
 export type AdminFileAccessQueryVariables = Exact<{

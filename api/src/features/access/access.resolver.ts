@@ -11,7 +11,10 @@ export class AccessResolver {
   @Query(() => FileAccessData, {
     description: "Administrators: a file's grants and every user, for the Manage Access screen.",
   })
-  fileAccessList(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<FileAccessData> {
+  fileAccessList(
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<FileAccessData> {
     return access.fileAccessList(ctx, fileId);
   }
 
@@ -20,7 +23,8 @@ export class AccessResolver {
       'Administrators: let a user see a file, optionally until a time. CONFLICT when they already hold a live grant.',
   })
   grantAccess(
-    @Arg('input', () => GrantAccessInput) input: GrantAccessInput,
+    @Arg('input', () => GrantAccessInput, { description: 'The user, the file and the optional expiry.' })
+    input: GrantAccessInput,
     @Ctx() ctx: GqlContext,
   ): Promise<FileAccessGrant> {
     return access.grantAccess(ctx, input);
@@ -29,7 +33,10 @@ export class AccessResolver {
   @Mutation(() => FileAccessGrant, {
     description: "Administrators: revoke a grant; the user's open players receive ACCESS_REVOKED and stop.",
   })
-  revokeAccess(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<FileAccessGrant> {
+  revokeAccess(
+    @Arg('id', () => ID, { description: 'The grant id.' }) id: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<FileAccessGrant> {
     return access.revokeAccess(ctx, id);
   }
 }

@@ -10,32 +10,37 @@ export enum GrantStatus {
 registerEnumType(GrantStatus, {
   name: 'GrantStatus',
   description: 'Expired once the expiry has passed; otherwise Active while canView, else Revoked.',
+  valuesConfig: {
+    Active: { description: 'The user may see the file.' },
+    Expired: { description: 'The expiry has passed.' },
+    Revoked: { description: 'An administrator revoked it.' },
+  },
 });
 
 @ObjectType({ description: "One user's access to one file." })
 export class FileAccessGrant {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The grant id.' })
   id!: string;
 
-  @Field(() => User)
+  @Field(() => User, { description: 'The user the grant is for.' })
   user!: User;
 
   @Field({ description: 'False once revoked.' })
   canView!: boolean;
 
-  @Field()
+  @Field({ description: 'When it was granted (or last renewed).' })
   grantedAt!: Date;
 
   @Field(() => Date, { nullable: true, description: 'No expiry when null.' })
   expiresAt!: Date | null;
 
-  @Field(() => GrantStatus)
+  @Field(() => GrantStatus, { description: 'Active, Expired or Revoked, as of now.' })
   status!: GrantStatus;
 }
 
 @ObjectType({ description: 'What the Manage Access screen shows for one file.' })
 export class FileAccessData {
-  @Field(() => AudioFile)
+  @Field(() => AudioFile, { description: 'The file.' })
   file!: AudioFile;
 
   @Field(() => [FileAccessGrant], {
@@ -47,12 +52,12 @@ export class FileAccessData {
   allUsers!: User[];
 }
 
-@InputType()
+@InputType({ description: 'Who gets to see which file, and until when.' })
 export class GrantAccessInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The user to grant.' })
   userId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The file to grant.' })
   fileId!: string;
 
   @Field(() => Date, {

@@ -11,14 +11,23 @@ export class ApiKeysResolver {
   }
 
   @Mutation(() => CreatedApiKey, {
-    description: 'Administrators, signed in on a device: create an API key for a user. Its secret is in this answer only.',
+    description:
+      'Administrators, signed in on a device: create an API key for a user. Its secret is in this answer only.',
   })
-  createApiKey(@Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput, @Ctx() ctx: GqlContext): Promise<CreatedApiKey> {
+  createApiKey(
+    @Arg('input', () => CreateApiKeyInput, { description: 'The key to create.' }) input: CreateApiKeyInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<CreatedApiKey> {
     return apiKeys.createApiKey(ctx, input);
   }
 
-  @Mutation(() => ApiKeyView, { description: 'Administrators: revoke an API key; it is refused from its next request on.' })
-  revokeApiKey(@Arg('id', () => ID, { description: 'The key id.' }) id: string, @Ctx() ctx: GqlContext): Promise<ApiKeyView> {
+  @Mutation(() => ApiKeyView, {
+    description: 'Administrators: revoke an API key; it is refused from its next request on.',
+  })
+  revokeApiKey(
+    @Arg('id', () => ID, { description: 'The key id.' }) id: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<ApiKeyView> {
     return apiKeys.revokeApiKey(ctx, id);
   }
 }

@@ -16,7 +16,9 @@ registerEnumType(ApiKeyStatus, {
   },
 });
 
-@ObjectType({ description: 'A service credential acting for one user within its scopes. The secret is never shown again.' })
+@ObjectType({
+  description: 'A service credential acting for one user within its scopes. The secret is never shown again.',
+})
 export class ApiKeyView {
   @Field(() => ID, { description: 'The key id.' }) id!: string;
   @Field({ description: 'What the key is for, as its creator named it.' }) name!: string;
@@ -27,7 +29,8 @@ export class ApiKeyView {
   @Field(() => ApiKeyStatus, { description: 'Whether the key can be used now.' }) status!: ApiKeyStatus;
   @Field(() => Int, { description: 'Requests the key may make per minute.' }) rateLimitPerMinute!: number;
   @Field({ description: 'When the key was created.' }) createdAt!: Date;
-  @Field(() => Date, { nullable: true, description: 'When the key stops working; null: never.' }) expiresAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the key stops working; null: never.' })
+  expiresAt!: Date | null;
   @Field(() => Date, { nullable: true, description: 'When the key was revoked.' }) revokedAt!: Date | null;
   @Field(() => Date, { nullable: true, description: 'Last use, to the minute.' }) lastUsedAt!: Date | null;
   @Field(() => String, { nullable: true, description: 'The address of the last use.' }) lastUsedIp!: string | null;
@@ -43,7 +46,8 @@ export class CreatedApiKey {
 @InputType({ description: 'A new API key.' })
 export class CreateApiKeyInput {
   @Field({ description: 'What the key is for (1 to 100 characters).' }) name!: string;
-  @Field(() => ID, { description: 'The user the key acts for; it never does more than that user may.' }) userId!: string;
+  @Field(() => ID, { description: 'The user the key acts for; it never does more than that user may.' })
+  userId!: string;
   @Field(() => [ApiKeyScope], { description: 'What the key may be used for (at least one).' }) scopes!: ApiKeyScope[];
   @Field(() => Date, { nullable: true, description: 'When the key stops working; omitted: never.' })
   expiresAt?: Date | null;

@@ -22,7 +22,10 @@ export class AuthResolver {
     description:
       'Sign in from a device. A new device first answers requiresDeviceApproval; repeat with deviceApproved: true. A further device beyond the allowed count locks the account.',
   })
-  login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() ctx: GqlContext): Promise<LoginResult> {
+  login(
+    @Arg('input', () => LoginInput, { description: 'The credentials and the device.' }) input: LoginInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<LoginResult> {
     return login(ctx, input) as Promise<LoginResult>;
   }
 
@@ -30,7 +33,10 @@ export class AuthResolver {
     description:
       'Create an account and sign in on this device. Like login, it first answers requiresDeviceApproval and creates nothing; repeat with deviceApproved: true.',
   })
-  register(@Arg('input', () => RegisterInput) input: RegisterInput, @Ctx() ctx: GqlContext): Promise<LoginResult> {
+  register(
+    @Arg('input', () => RegisterInput, { description: 'The new account and the device.' }) input: RegisterInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<LoginResult> {
     return auth.register(ctx, input) as Promise<LoginResult>;
   }
 
@@ -41,7 +47,7 @@ export class AuthResolver {
 
   @Mutation(() => User, { description: "Change the signed-in user's name and email." })
   updateMyDetails(
-    @Arg('input', () => UpdateDetailsInput) input: UpdateDetailsInput,
+    @Arg('input', () => UpdateDetailsInput, { description: 'The new name and email.' }) input: UpdateDetailsInput,
     @Ctx() ctx: GqlContext,
   ): Promise<User> {
     return auth.updateMyDetails(ctx, input);
@@ -53,7 +59,10 @@ export class AuthResolver {
   }
 
   @Mutation(() => Boolean, { description: 'Sign out one of your other devices (by its device id).' })
-  deactivateDevice(@Arg('deviceId') deviceId: string, @Ctx() ctx: GqlContext): Promise<boolean> {
+  deactivateDevice(
+    @Arg('deviceId', { description: 'The device id (X-Device-ID) of the device to sign out.' }) deviceId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<boolean> {
     return devices.deactivateDevice(ctx, deviceId);
   }
 
@@ -63,7 +72,7 @@ export class AuthResolver {
   }
 
   @Subscription(() => SecurityEvent, {
-    description: "Security events for this session: forced logout, account locked, session terminated, access revoked.",
+    description: 'Security events for this session: forced logout, account locked, session terminated, access revoked.',
     subscribe: ({ context }) => {
       const ctx = context as GqlContext;
       const caller = requireDeviceCaller(ctx);

@@ -11,7 +11,7 @@ import { User } from '../users/user.entity.js';
 export class DeviceSession {
   [OptionalProps]?: 'isActive' | 'createdAt' | 'lastActivity' | 'deviceType';
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The device session id.' })
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
@@ -22,7 +22,7 @@ export class DeviceSession {
   @Property({ length: 128 })
   deviceId!: string;
 
-  @Field()
+  @Field({ description: 'A readable name for the device (browser and system).' })
   @Property({ length: 200 })
   deviceName!: string;
 
@@ -33,14 +33,14 @@ export class DeviceSession {
   @Property({ length: 64, nullable: true })
   fingerprint?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The address it last signed in from.' })
   @Property({ length: 64, nullable: true })
   ipAddress?: string | null;
 
   @Property({ length: 512, nullable: true })
   userAgent?: string | null;
 
-  @Field()
+  @Field({ description: 'False once signed out, ended or replaced.' })
   @Property({ default: true })
   isActive: boolean = true;
 
@@ -48,7 +48,7 @@ export class DeviceSession {
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
-  @Field()
+  @Field({ description: 'When it last made a request (kept to the minute).' })
   @Property({ type: 'timestamptz' })
   lastActivity: Date = new Date();
 

@@ -1,14 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  BigIntType,
-  Entity,
-  Enum,
-  Index,
-  ManyToOne,
-  OptionalProps,
-  PrimaryKey,
-  Property,
-} from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { AudioFile } from '../files/audio-file.entity.js';
 
@@ -17,13 +8,28 @@ export enum ChapterStatus {
   ready = 'ready',
   failed = 'failed',
 }
-registerEnumType(ChapterStatus, { name: 'ChapterStatus' });
+registerEnumType(ChapterStatus, {
+  name: 'ChapterStatus',
+  description: 'Where a chapter stands on its way to encrypted HLS.',
+  valuesConfig: {
+    pending: { description: 'Added or changed, not finalized yet.' },
+    ready: { description: 'Finalized: encrypted and playable.' },
+    failed: { description: 'Finalizing failed; the chapter keeps the reason.' },
+  },
+});
 
 export enum SegmentStorage {
   database = 'database',
   filesystem = 'filesystem',
 }
-registerEnumType(SegmentStorage, { name: 'SegmentStorage', description: 'Where encrypted segments are kept.' });
+registerEnumType(SegmentStorage, {
+  name: 'SegmentStorage',
+  description: 'Where encrypted segments are kept.',
+  valuesConfig: {
+    database: { description: 'In database rows.' },
+    filesystem: { description: 'As files under DATA_DIR.' },
+  },
+});
 
 @ObjectType({ description: 'A range of a file, cut, encrypted and streamed as AES-128 HLS once finalized.' })
 @Entity({ tableName: 'chapters' })
@@ -31,14 +37,14 @@ registerEnumType(SegmentStorage, { name: 'SegmentStorage', description: 'Where e
 export class Chapter {
   [OptionalProps]?: 'status' | 'order' | 'createdAt';
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The chapter id.' })
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
   @ManyToOne(() => AudioFile, { deleteRule: 'cascade' })
   file!: AudioFile;
 
-  @Field()
+  @Field({ description: 'The name shown in the chapter list.' })
   @Property({ length: 200 })
   label!: string;
 
@@ -50,11 +56,11 @@ export class Chapter {
   @Property({ type: 'double', nullable: true })
   endTime?: number | null;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Position in the playing order, from 0.' })
   @Property({ default: 0 })
   order: number = 0;
 
-  @Field(() => ChapterStatus)
+  @Field(() => ChapterStatus, { description: 'pending until finalized; ready when playable; failed with a reason.' })
   @Enum({ items: () => ChapterStatus, nativeEnumName: 'chapter_status' })
   status: ChapterStatus = ChapterStatus.pending;
 
@@ -70,7 +76,7 @@ export class Chapter {
   @Property({ type: new BigIntType('number'), nullable: true })
   encryptedSize?: number | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When it was last finalized; null while pending.' })
   @Property({ type: 'timestamptz', nullable: true })
   finalizedAt?: Date | null;
 

@@ -24,7 +24,10 @@ export class ChapterResolver {
     return chapter.file.id;
   }
 
-  @FieldResolver(() => SegmentStorage, { nullable: true, description: 'Administrators only: where the segments are kept.' })
+  @FieldResolver(() => SegmentStorage, {
+    nullable: true,
+    description: 'Administrators only: where the segments are kept.',
+  })
   storageType(@Root() chapter: Chapter, @Ctx() ctx: GqlContext): SegmentStorage | null {
     requireAdmin(ctx);
     return chapter.storageType ?? null;
@@ -37,12 +40,18 @@ export class ChapterResolver {
   }
 
   @Query(() => [Chapter], { description: "A file's chapters in order, for anyone who may see the file." })
-  chapters(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<Chapter[]> {
+  chapters(
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Chapter[]> {
     return chapters.listChapters(ctx, fileId);
   }
 
   @Query(() => ChapterSummary, { description: "Counts of a file's chapters by status." })
-  chapterStatus(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<ChapterSummary> {
+  chapterStatus(
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<ChapterSummary> {
     return chapters.chapterSummary(ctx, fileId);
   }
 
@@ -50,8 +59,8 @@ export class ChapterResolver {
     description: 'Administrators: add pending chapters; overlapping or out-of-range times are refused.',
   })
   createChapters(
-    @Arg('fileId', () => ID) fileId: string,
-    @Arg('chapters', () => [ChapterInput]) input: ChapterInput[],
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Arg('chapters', () => [ChapterInput], { description: 'The chapters to add, in any order.' }) input: ChapterInput[],
     @Ctx() ctx: GqlContext,
   ): Promise<Chapter[]> {
     return chapters.createChapters(ctx, fileId, {
@@ -62,15 +71,18 @@ export class ChapterResolver {
   @Mutation(() => [Chapter], {
     description: 'Administrators: add a sensible set of pending chapters over a file without chapters.',
   })
-  loadSampleChapters(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<Chapter[]> {
+  loadSampleChapters(
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Chapter[]> {
     return chapters.createSampleChapters(ctx, fileId);
   }
 
   @Mutation(() => Chapter, { description: 'Administrators: change a chapter. A failed chapter becomes pending again.' })
   updateChapter(
-    @Arg('fileId', () => ID) fileId: string,
-    @Arg('chapterId', () => ID) chapterId: string,
-    @Arg('input', () => UpdateChapterInput) input: UpdateChapterInput,
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Arg('chapterId', () => ID, { description: 'The chapter id.' }) chapterId: string,
+    @Arg('input', () => UpdateChapterInput, { description: 'The changes.' }) input: UpdateChapterInput,
     @Ctx() ctx: GqlContext,
   ): Promise<Chapter> {
     return chapters.updateChapter(ctx, fileId, chapterId, { ...input });
@@ -78,8 +90,8 @@ export class ChapterResolver {
 
   @Mutation(() => Boolean, { description: 'Administrators: delete a chapter with its key and segments.' })
   deleteChapter(
-    @Arg('fileId', () => ID) fileId: string,
-    @Arg('chapterId', () => ID) chapterId: string,
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Arg('chapterId', () => ID, { description: 'The chapter id.' }) chapterId: string,
     @Ctx() ctx: GqlContext,
   ): Promise<boolean> {
     return chapters.deleteChapter(ctx, fileId, chapterId);
@@ -90,8 +102,12 @@ export class ChapterResolver {
       'Administrators: encrypt every pending chapter as AES-128 HLS. Irreversible; failures are reported per chapter.',
   })
   finalizeChapters(
-    @Arg('fileId', () => ID) fileId: string,
-    @Arg('storageType', () => SegmentStorage, { defaultValue: SegmentStorage.filesystem }) storageType: SegmentStorage,
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Arg('storageType', () => SegmentStorage, {
+      defaultValue: SegmentStorage.filesystem,
+      description: 'Where to keep the encrypted segments.',
+    })
+    storageType: SegmentStorage,
     @Ctx() ctx: GqlContext,
   ): Promise<FinalizeOutcome> {
     return finalizeChapters(ctx, fileId, { storageType });
@@ -99,8 +115,8 @@ export class ChapterResolver {
 
   @Mutation(() => ChapterStreamUrl, { description: 'A signed playlist URL for a ready chapter, for this session.' })
   chapterStreamUrl(
-    @Arg('fileId', () => ID) fileId: string,
-    @Arg('chapterId', () => ID) chapterId: string,
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Arg('chapterId', () => ID, { description: 'The chapter id; the chapter must be ready.' }) chapterId: string,
     @Arg('expiresIn', () => Int, { defaultValue: 1800000, description: 'Milliseconds, at most 1800000.' })
     expiresIn: number,
     @Ctx() ctx: GqlContext,
@@ -117,7 +133,7 @@ export class ChapterResolver {
     },
   })
   async chapterEvents(
-    @Arg('fileId', () => ID) _fileId: string,
+    @Arg('fileId', () => ID, { description: 'The file whose chapters to follow.' }) _fileId: string,
     @Root() event: ChapterEventPayload,
     @Ctx() ctx: GqlContext,
   ): Promise<ChapterEvent> {

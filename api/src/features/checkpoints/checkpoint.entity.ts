@@ -11,7 +11,7 @@ import { User } from '../users/user.entity.js';
 export class Checkpoint {
   [OptionalProps]?: 'createdAt' | 'description';
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The checkpoint id.' })
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
@@ -25,15 +25,15 @@ export class Checkpoint {
   @Property()
   timestamp!: number;
 
-  @Field()
+  @Field({ description: 'The name the user gave it.' })
   @Property({ length: 200 })
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Optional notes; null when there are none.' })
   @Property({ type: 'text', nullable: true })
   description?: string | null;
 
-  @Field()
+  @Field({ description: 'When it was made.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 }

@@ -7,24 +7,30 @@ import { CreateCheckpointInput } from './checkpoints.types.js';
 @Resolver(() => Checkpoint)
 export class CheckpointResolver {
   @Query(() => [Checkpoint], { description: "The caller's own checkpoints in a file they may see, in playing order." })
-  checkpoints(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<Checkpoint[]> {
+  checkpoints(
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Checkpoint[]> {
     return checkpoints.listCheckpoints(ctx, fileId);
   }
 
   @Mutation(() => Checkpoint, { description: 'Bookmark a moment of a file the caller may see.' })
   createCheckpoint(
-    @Arg('input', () => CreateCheckpointInput) input: CreateCheckpointInput,
+    @Arg('input', () => CreateCheckpointInput, { description: 'The checkpoint to make.' }) input: CreateCheckpointInput,
     @Ctx() ctx: GqlContext,
   ): Promise<Checkpoint> {
     return checkpoints.createCheckpoint(ctx, input);
   }
 
   @Mutation(() => Boolean, { description: 'Delete one of your own checkpoints.' })
-  deleteCheckpoint(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<boolean> {
+  deleteCheckpoint(
+    @Arg('id', () => ID, { description: 'The checkpoint id.' }) id: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<boolean> {
     return checkpoints.deleteCheckpoint(ctx, id);
   }
 
-  @FieldResolver(() => ID)
+  @FieldResolver(() => ID, { description: 'The file the checkpoint is in.' })
   fileId(@Root() checkpoint: Checkpoint): string {
     return checkpoint.file.id;
   }

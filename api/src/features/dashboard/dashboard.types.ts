@@ -3,16 +3,16 @@ import { AudioFile } from '../files/audio-file.entity.js';
 
 @ObjectType({ description: 'Figures for the administrator dashboard.' })
 export class DashboardStats {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Accounts, administrators included.' })
   userCount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Audio files.' })
   fileCount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Files visible to every signed-in user.' })
   publicFiles!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Files visible only through a grant.' })
   privateFiles!: number;
 
   @Field(() => Float, { description: 'Seconds of audio across all files.' })

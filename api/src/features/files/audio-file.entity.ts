@@ -24,15 +24,15 @@ import type { Cover } from './cover.entity.js';
 export class AudioFile {
   [OptionalProps]?: 'isPublic' | 'createdAt' | 'updatedAt' | 'description';
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The file id.' })
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @Field()
+  @Field({ description: 'The title shown in the library.' })
   @Property({ length: 200 })
   title!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free text about the file; null when there is none.' })
   @Property({ type: 'text', nullable: true })
   description?: string | null;
 
@@ -52,7 +52,7 @@ export class AudioFile {
   @Property({ type: 'double' })
   duration!: number;
 
-  @Field()
+  @Field({ description: 'The audio type, read from the content (for example audio/mpeg).' })
   @Property({ length: 100 })
   mimeType!: string;
 
@@ -72,7 +72,7 @@ export class AudioFile {
   @OneToMany({ entity: () => 'FileAccess', mappedBy: 'file' })
   fileAccesses = new Collection<FileAccess>(this);
 
-  @Field()
+  @Field({ description: 'When the file was uploaded.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 

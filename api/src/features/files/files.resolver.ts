@@ -21,7 +21,10 @@ export class LibraryResolver {
   @Query(() => AudioFile, {
     description: 'One file the caller may see, with its chapters. NOT_FOUND when it does not exist or is not visible.',
   })
-  audioFile(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<AudioFile> {
+  audioFile(
+    @Arg('id', () => ID, { description: 'The file id.' }) id: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<AudioFile> {
     return files.getFile(ctx, id);
   }
 }
@@ -36,7 +39,10 @@ export class AdminFilesResolver {
   }
 
   @Query(() => AudioFile, { description: 'Administrators: any file by id.' })
-  adminFile(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<AudioFile> {
+  adminFile(
+    @Arg('id', () => ID, { description: 'The file id.' }) id: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<AudioFile> {
     return admin.getAdminFile(ctx, id);
   }
 
@@ -44,8 +50,8 @@ export class AdminFilesResolver {
     description: 'Administrators: change a file. To upload a cover, use PUT /api/v1/admin/files/{id} (multipart).',
   })
   updateFile(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateFileInput) input: UpdateFileInput,
+    @Arg('id', () => ID, { description: 'The file id.' }) id: string,
+    @Arg('input', () => UpdateFileInput, { description: 'The changes.' }) input: UpdateFileInput,
     @Ctx() ctx: GqlContext,
   ): Promise<AudioFile> {
     return admin.updateFile(ctx, id, input);
@@ -54,7 +60,10 @@ export class AdminFilesResolver {
   @Mutation(() => Boolean, {
     description: 'Administrators: delete a file with its audio, cover, chapters, segments, grants and checkpoints.',
   })
-  deleteFile(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<boolean> {
+  deleteFile(
+    @Arg('id', () => ID, { description: 'The file id.' }) id: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<boolean> {
     return admin.deleteFile(ctx, id);
   }
 }

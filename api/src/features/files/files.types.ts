@@ -12,6 +12,11 @@ export enum FileStatusFilter {
 registerEnumType(FileStatusFilter, {
   name: 'FileStatusFilter',
   description: 'Which files an administrator list shows.',
+  valuesConfig: {
+    ALL: { description: 'Every file.' },
+    PUBLIC: { description: 'Files visible to every signed-in user.' },
+    PRIVATE: { description: 'Files visible only through a grant.' },
+  },
 });
 
 registerEnumType(LibrarySort, {
@@ -30,7 +35,7 @@ export class AudioFilePage {
   @Field(() => Int, { description: 'Files matching the query, across all pages.' })
   total!: number;
 
-  @Field(() => [AudioFile])
+  @Field(() => [AudioFile], { description: 'The files of this page.' })
   items!: FileSummary[];
 }
 
@@ -39,7 +44,10 @@ export class LibraryArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the title or description.' })
   search?: string | null;
 
-  @Field(() => LibrarySort, { defaultValue: LibrarySort.RECENTLY_ADDED })
+  @Field(() => LibrarySort, {
+    defaultValue: LibrarySort.RECENTLY_ADDED,
+    description: 'The order of the list; recently added first by default.',
+  })
   sort!: LibrarySort;
 }
 
@@ -51,7 +59,10 @@ export class AdminFilesArgs extends PageArgs {
   })
   search?: string | null;
 
-  @Field(() => FileStatusFilter, { defaultValue: FileStatusFilter.ALL })
+  @Field(() => FileStatusFilter, {
+    defaultValue: FileStatusFilter.ALL,
+    description: 'Which files to list: all, public only or private only.',
+  })
   status!: FileStatusFilter;
 }
 
@@ -60,13 +71,13 @@ export class AdminFilesArgs extends PageArgs {
     'Changes to a file; omitted fields stay as they are. Covers are uploaded with PUT /api/v1/admin/files/{id}.',
 })
 export class UpdateFileInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The new title, 1 to 200 characters.' })
   title?: string | null;
 
   @Field(() => String, { nullable: true, description: 'An empty string clears the description.' })
   description?: string | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'True makes the file visible to every signed-in user.' })
   isPublic?: boolean | null;
 
   @Field(() => Boolean, { nullable: true, description: 'True removes the current cover image.' })

@@ -12,8 +12,8 @@ export class ProgressResolver {
       'Store where the caller is in a file they may see (rate limited per device session). NOT_FOUND for a file they may not see.',
   })
   saveProgress(
-    @Arg('fileId', () => ID) fileId: string,
-    @Arg('input', () => SaveProgressInput) input: SaveProgressInput,
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Arg('input', () => SaveProgressInput, { description: 'The position to keep.' }) input: SaveProgressInput,
     @Ctx() ctx: GqlContext,
   ): Promise<ListeningProgress> {
     return progress.saveProgress(ctx, fileId, { position: input.position, finished: input.finished ?? undefined });

@@ -2,7 +2,7 @@ import { Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'Where the caller stopped in a file: their own position, kept across devices.' })
 export class ListeningProgress {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The file.' })
   fileId!: string;
 
   @Field(() => Float, { description: "Seconds from the start, within the file's duration." })
@@ -11,7 +11,7 @@ export class ListeningProgress {
   @Field({ description: 'True once played to the end (or to within a few seconds of it).' })
   finished!: boolean;
 
-  @Field()
+  @Field({ description: 'When it was last saved.' })
   updatedAt!: Date;
 }
 

@@ -6,21 +6,27 @@ import { DrmStatus, SignedUrlGrant, SignedUrlInput, StreamSessionGrant } from '.
 @Resolver()
 export class StreamResolver {
   @Query(() => DrmStatus, { description: 'Whether the caller may play a file, and how it is delivered.' })
-  drmStatus(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<DrmStatus> {
+  drmStatus(
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<DrmStatus> {
     return streams.drmStatus(ctx, fileId);
   }
 
   @Mutation(() => StreamSessionGrant, {
     description: 'Open a stream session for a file, bound to this user, this device session and the file.',
   })
-  createStreamSession(@Arg('fileId', () => ID) fileId: string, @Ctx() ctx: GqlContext): Promise<StreamSessionGrant> {
+  createStreamSession(
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<StreamSessionGrant> {
     return streams.createStreamSession(ctx, fileId);
   }
 
   @Mutation(() => SignedUrlGrant, { description: 'A signed URL for the audio from startTime, for seeking.' })
   createSignedUrl(
-    @Arg('fileId', () => ID) fileId: string,
-    @Arg('input', () => SignedUrlInput) input: SignedUrlInput,
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Arg('input', () => SignedUrlInput, { description: 'The range and lifetime of the URL.' }) input: SignedUrlInput,
     @Ctx() ctx: GqlContext,
   ): Promise<SignedUrlGrant> {
     return streams.createSignedUrl(ctx, fileId, { ...input });

@@ -2,13 +2,13 @@ import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'Whether and how a file can be played by the caller.' })
 export class DrmStatus {
-  @Field(() => ID) fileId!: string;
+  @Field(() => ID, { description: 'The file.' }) fileId!: string;
   @Field({ description: 'Always true: audio is delivered in ranges, never as one download.' })
   chunkedStreaming!: boolean;
   @Field({ description: 'Always true: bytes reach only a signed-in, permitted session.' }) protected!: boolean;
   @Field(() => Float, { description: 'Seconds.' }) duration!: number;
   @Field(() => Float, { description: 'Bytes.' }) size!: number;
-  @Field() mimeType!: string;
+  @Field({ description: 'The audio type of the file.' }) mimeType!: string;
   @Field(() => Int, { description: 'Chapters finalized and playable as encrypted HLS.' }) readyChapters!: number;
 }
 
@@ -18,7 +18,7 @@ export class StreamSessionGrant {
   sessionToken!: string;
   @Field(() => Float, { description: 'Seconds.' }) duration!: number;
   @Field({ description: 'Path of the audio stream, relative to the server.' }) streamUrl!: string;
-  @Field() expiresAt!: Date;
+  @Field({ description: 'When the session token stops working.' }) expiresAt!: Date;
 }
 
 @InputType({ description: 'The part of a file a seek URL covers.' })
@@ -32,5 +32,5 @@ export class SignedUrlInput {
 @ObjectType({ description: 'A signed URL for seeking; a changed byte or a later expiry makes it invalid.' })
 export class SignedUrlGrant {
   @Field({ description: 'Path relative to the server.' }) signedUrl!: string;
-  @Field() expiresAt!: Date;
+  @Field({ description: 'When the URL stops working.' }) expiresAt!: Date;
 }

@@ -9,7 +9,10 @@ export class UploadsResolver {
   @Query(() => UploadSessionView, {
     description: 'Administrators: one of your uploads, with the chunks the server holds.',
   })
-  async uploadSession(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<UploadSessionView> {
+  async uploadSession(
+    @Arg('id', () => ID, { description: 'The upload id.' }) id: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<UploadSessionView> {
     return uploadSessionView(await chunked.uploadStatus(ctx, id));
   }
 
@@ -22,7 +25,7 @@ export class UploadsResolver {
 
   @Mutation(() => UploadSessionView, { description: 'Administrators: start a chunked upload.' })
   async initUpload(
-    @Arg('input', () => InitUploadInput) input: InitUploadInput,
+    @Arg('input', () => InitUploadInput, { description: 'The file to be uploaded.' }) input: InitUploadInput,
     @Ctx() ctx: GqlContext,
   ): Promise<UploadSessionView> {
     const session = await chunked.initUpload(ctx, { ...input, mimeType: input.mimeType ?? undefined });
@@ -31,15 +34,22 @@ export class UploadsResolver {
 
   @Mutation(() => AudioFile, { description: 'Administrators: verify a complete chunked upload and create its file.' })
   finalizeUpload(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => FinalizeUploadInput, { nullable: true }) input: FinalizeUploadInput | null,
+    @Arg('id', () => ID, { description: 'The upload id.' }) id: string,
+    @Arg('input', () => FinalizeUploadInput, {
+      nullable: true,
+      description: 'Title, description and visibility of the new file; null keeps the defaults.',
+    })
+    input: FinalizeUploadInput | null,
     @Ctx() ctx: GqlContext,
   ): Promise<AudioFile> {
     return chunked.finalizeUpload(ctx, id, () => Promise.resolve({ details: { ...input }, cover: null }));
   }
 
   @Mutation(() => UploadSessionView, { description: 'Administrators: stop an upload and remove everything it stored.' })
-  async cancelUpload(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<UploadSessionView> {
+  async cancelUpload(
+    @Arg('id', () => ID, { description: 'The upload id.' }) id: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<UploadSessionView> {
     return uploadSessionView({ session: await chunked.cancelUpload(ctx, id), uploadedChunks: [] });
   }
 }

@@ -7,6 +7,12 @@ import type { UploadProgress } from './chunked-upload.service.js';
 registerEnumType(UploadStatus, {
   name: 'UploadState',
   description: 'Where a chunked upload stands: active ones accept chunks and can be resumed.',
+  valuesConfig: {
+    active: { description: 'Accepting chunks.' },
+    completed: { description: 'Finalized into a file.' },
+    cancelled: { description: 'Stopped; what it stored is gone.' },
+    expired: { description: 'Left unfinished past expiresAt; what it stored is gone.' },
+  },
 });
 
 @ObjectType('UploadSession', {
@@ -14,25 +20,25 @@ registerEnumType(UploadStatus, {
     'A resumable chunked upload, as the server holds it: resume by sending the chunks not in uploadedChunks.',
 })
 export class UploadSessionView {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The upload id, sent as X-Upload-ID with each chunk.' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'The name of the file being uploaded.' })
   fileName!: string;
 
   @Field(() => Float, { description: 'Declared size in bytes.' })
   fileSize!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many chunks the file is sent in.' })
   totalChunks!: number;
 
   @Field(() => Int, { description: 'Bytes per chunk; the last chunk holds the rest.' })
   chunkSize!: number;
 
-  @Field()
+  @Field({ description: 'The declared audio type.' })
   mimeType!: string;
 
-  @Field(() => UploadStatus)
+  @Field(() => UploadStatus, { description: 'Where the upload stands.' })
   state!: UploadStatus;
 
   @Field(() => [Int], { description: 'Indexes (from 0) of the chunks the server really holds.' })
@@ -44,7 +50,7 @@ export class UploadSessionView {
   @Field(() => Float, { description: 'Percent of the file held, 0 to 100.' })
   progress!: number;
 
-  @Field()
+  @Field({ description: 'When the upload started.' })
   createdAt!: Date;
 
   @Field({ description: 'Unfinished uploads are removed after this time.' })
@@ -80,10 +86,10 @@ export function uploadSessionView({ session, uploadedChunks }: UploadProgress): 
 
 @InputType({ description: 'Starts a chunked upload; chunks are then sent to POST /api/v1/audio/upload/chunk.' })
 export class InitUploadInput {
-  @Field()
+  @Field({ description: 'The name of the file, extension included.' })
   fileName!: string;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Size in bytes.' })
   fileSize!: number;
 
   @Field(() => Int, { description: 'ceil(fileSize / 5242880).' })
@@ -92,10 +98,13 @@ export class InitUploadInput {
   @Field({ description: 'SHA-256 of the whole file, hex.' })
   fileHash!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The declared audio type; the content is checked too.' })
   mimeType?: string | null;
 
-  @Field(() => GraphQLJSONObject, { nullable: true })
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'Details for the file once complete (title, description, isPublic).',
+  })
   metadata?: Record<string, unknown> | null;
 }
 
@@ -107,9 +116,9 @@ export class FinalizeUploadInput {
   @Field(() => String, { nullable: true, description: 'Blank: the file name without its extension.' })
   title?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free text about the file.' })
   description?: string | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'True makes the file visible to every signed-in user.' })
   isPublic?: boolean | null;
 }

@@ -7,21 +7,29 @@ import { User } from './user.entity.js';
 @Resolver()
 export class UserSessionsResolver {
   @Query(() => [DeviceSession], { description: "Administrators: a user's active device sessions." })
-  userSessions(@Arg('userId', () => ID) userId: string, @Ctx() ctx: GqlContext): Promise<DeviceSession[]> {
+  userSessions(
+    @Arg('userId', () => ID, { description: 'The account id.' }) userId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<DeviceSession[]> {
     return sessions.listUserSessions(ctx, userId);
   }
 
-  @Mutation(() => Boolean, { description: "Administrators: end one of a user's sessions; that device is signed out at once." })
+  @Mutation(() => Boolean, {
+    description: "Administrators: end one of a user's sessions; that device is signed out at once.",
+  })
   terminateUserSession(
-    @Arg('userId', () => ID) userId: string,
-    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('userId', () => ID, { description: 'The account id.' }) userId: string,
+    @Arg('sessionId', () => ID, { description: 'The device session id.' }) sessionId: string,
     @Ctx() ctx: GqlContext,
   ): Promise<boolean> {
     return sessions.terminateUserSession(ctx, userId, sessionId);
   }
 
   @Mutation(() => User, { description: 'Administrators: lift the policy lock and the temporary lock.' })
-  unlockUser(@Arg('userId', () => ID) userId: string, @Ctx() ctx: GqlContext): Promise<User> {
+  unlockUser(
+    @Arg('userId', () => ID, { description: 'The account id.' }) userId: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<User> {
     return sessions.unlockUser(ctx, userId);
   }
 }

@@ -6,7 +6,14 @@ export enum UserRole {
   user = 'user',
   admin = 'admin',
 }
-registerEnumType(UserRole, { name: 'UserRole', description: 'What an account may do.' });
+registerEnumType(UserRole, {
+  name: 'UserRole',
+  description: 'What an account may do.',
+  valuesConfig: {
+    user: { description: 'Listens to the files they may see.' },
+    admin: { description: 'Manages files, users, access and API keys, and sees every file.' },
+  },
+});
 
 @ObjectType({ description: 'An account. Never carries the password hash.' })
 @Entity({ tableName: 'users' })
@@ -17,11 +24,11 @@ registerEnumType(UserRole, { name: 'UserRole', description: 'What an account may
 export class User {
   [OptionalProps]?: 'role' | 'isAdmin' | 'isLocked' | 'failedLoginCount' | 'createdAt' | 'updatedAt';
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The account id.' })
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @Field()
+  @Field({ description: 'The name shown in the app.' })
   @Property({ length: 100 })
   name!: string;
 
@@ -32,7 +39,7 @@ export class User {
   @Property({ length: 255, hidden: true, lazy: true })
   passwordHash!: string;
 
-  @Field(() => UserRole)
+  @Field(() => UserRole, { description: 'user or admin.' })
   @Enum({ items: () => UserRole, nativeEnumName: 'user_role' })
   role: UserRole = UserRole.user;
 
@@ -53,11 +60,11 @@ export class User {
   @Property({ default: 0, hidden: true })
   failedLoginCount: number = 0;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A picture of the user; null when there is none.' })
   @Property({ type: 'text', nullable: true })
   avatarUrl?: string | null;
 
-  @Field()
+  @Field({ description: 'When the account was created.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 

@@ -17,21 +17,27 @@ export class UsersResolver {
   }
 
   @Query(() => User, { description: 'Administrators: one user by id.' })
-  adminUser(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<User> {
+  adminUser(
+    @Arg('id', () => ID, { description: 'The account id.' }) id: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<User> {
     return users.getUser(ctx, id);
   }
 
   @Mutation(() => User, {
     description: 'Administrators: create an account with a role. CONFLICT when the email is taken.',
   })
-  createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() ctx: GqlContext): Promise<User> {
+  createUser(
+    @Arg('input', () => CreateUserInput, { description: 'The account to create.' }) input: CreateUserInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<User> {
     return users.createUser(ctx, input);
   }
 
   @Mutation(() => User, { description: "Administrators: change a user's name, email, role or lock." })
   updateUser(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateUserInput) input: UpdateUserInput,
+    @Arg('id', () => ID, { description: 'The account id.' }) id: string,
+    @Arg('input', () => UpdateUserInput, { description: 'The changes.' }) input: UpdateUserInput,
     @Ctx() ctx: GqlContext,
   ): Promise<User> {
     return users.updateUser(ctx, id, input);
@@ -41,7 +47,10 @@ export class UsersResolver {
     description:
       'Administrators: delete a user with their sessions, grants and checkpoints. Administrators cannot be deleted.',
   })
-  async deleteUser(@Arg('id', () => ID) id: string, @Ctx() ctx: GqlContext): Promise<boolean> {
+  async deleteUser(
+    @Arg('id', () => ID, { description: 'The account id.' }) id: string,
+    @Ctx() ctx: GqlContext,
+  ): Promise<boolean> {
     await users.deleteUser(ctx, id);
     return true;
   }

@@ -8,7 +8,7 @@ export class UserPage {
   @Field(() => Int, { description: 'Users matching the query, across all pages.' })
   total!: number;
 
-  @Field(() => [User])
+  @Field(() => [User], { description: 'The users of this page.' })
   items!: UserSummary[];
 }
 
@@ -18,30 +18,33 @@ export class UserListArgs extends PageArgs {
   search?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'A new account, made by an administrator.' })
 export class CreateUserInput {
-  @Field()
+  @Field({ description: 'The name shown in the app.' })
   name!: string;
 
-  @Field()
+  @Field({ description: 'Unique regardless of case.' })
   email!: string;
 
   @Field({ description: 'At least 8 characters.' })
   password!: string;
 
-  @Field(() => UserRole, { defaultValue: UserRole.user })
+  @Field(() => UserRole, { defaultValue: UserRole.user, description: 'user unless told otherwise.' })
   role!: UserRole;
 }
 
 @InputType({ description: 'Changes to a user; omitted fields stay as they are.' })
 export class UpdateUserInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The new name.' })
   name?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The new email; CONFLICT when another account has it.' })
   email?: string | null;
 
-  @Field(() => UserRole, { nullable: true })
+  @Field(() => UserRole, {
+    nullable: true,
+    description: 'The new role; demoting signs the account out of all but its allowed devices.',
+  })
   role?: UserRole | null;
 
   @Field(() => Boolean, {
