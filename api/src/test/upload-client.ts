@@ -7,6 +7,9 @@ import { generateTestAudio } from './audio-fixtures.js';
 import type { Session } from './factories.js';
 import type { RestResponse, TestApp } from './harness.js';
 
+/** Where an upload's parts are kept until it is finalized or cancelled. */
+export const uploadDir = (app: Pick<TestApp, 'config'>, id: string) => path.join(app.config.dataDir, 'uploads', id);
+
 export const CLIENT_CHUNK_SIZE = 5 * 1024 * 1024;
 
 /** About 11.5 MB of real WAV named `name`: three chunks of the client's size, the last one short. */

@@ -58,7 +58,7 @@ export const expected: Record<Rule, Record<Persona, string>> = {
 };
 
 const identity = 'identity and devices: src/features/auth/auth.test.ts';
-const uploads = 'uploads: src/features/uploads/uploads.test.ts and chunked-upload.test.ts';
+const uploads = 'uploads: src/features/uploads/uploads.test.ts, chunked-upload.test.ts, chunk-caller.test.ts';
 const chapters = 'chapters: src/features/chapters/chapter.test.ts';
 const streaming = 'DRM streaming: src/features/streaming/stream.test.ts';
 const apiKeys = 'API keys: src/features/api-keys/api-keys.test.ts';
