@@ -51,7 +51,12 @@ export function useProgressSync(audioRef: RefObject<HTMLAudioElement | null>, li
     const onPause = () => {
       if (!audio.ended) send();
     };
-    const onEnded = () => send(true);
+    // Finished is the last word on this play-through: a later save (leaving, hiding the page)
+    // would otherwise overwrite it with an unfinished position. Playing again starts a new one.
+    const onEnded = () => {
+      send(true);
+      heard = false;
+    };
     const onHide = () => {
       if (document.visibilityState !== 'hidden') return;
       const update = current(false);
