@@ -4,7 +4,7 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import { Box, Card, CardActionArea, CardContent, Chip, LinearProgress, Stack, Typography } from '@mui/material';
 import type { LibraryFileFragment } from '../../../gql/graphql';
 import { CoverArt } from '../../../components/CoverArt';
-import { formatTime } from '../../player/format-time';
+import { formatTime } from '../../../components/format-time';
 import { formatDuration } from '../format-duration';
 import { useCoverImage } from '../hooks/useCoverImage';
 

@@ -9,7 +9,7 @@ import {
   TextField,
 } from '@mui/material';
 import { useState } from 'react';
-import { formatTime } from '../format-time';
+import { formatTime } from '../../../components/format-time';
 
 export interface NewCheckpoint {
   name: string;

@@ -12,7 +12,7 @@ import {
   Typography,
 } from '@mui/material';
 import type { PlayerFileQuery } from '../../../gql/graphql';
-import { formatTime } from '../format-time';
+import { formatTime } from '../../../components/format-time';
 import type { ChapterPlayback } from '../hooks/useChapterPlayback';
 
 type Chapter = PlayerFileQuery['audioFile']['chapters'][number];

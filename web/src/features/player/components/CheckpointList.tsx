@@ -14,7 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import type { CheckpointItemFragment } from '../../../gql/graphql';
-import { formatTime } from '../format-time';
+import { formatTime } from '../../../components/format-time';
 
 interface Props {
   checkpoints: CheckpointItemFragment[];

@@ -5,7 +5,7 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import { Box, ButtonBase, IconButton, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useLocation, useNavigate } from 'react-router';
 import { CoverArt } from '../../../components/CoverArt';
-import { formatTime } from '../format-time';
+import { formatTime } from '../../../components/format-time';
 import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, usePlayer } from '../player-context';
 
 /** Room kept under the page so the bar never covers its last line. */

@@ -9,7 +9,7 @@ import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import VolumeUpIcon from '@mui/icons-material/VolumeUp';
 import { Button, IconButton, Menu, MenuItem, Slider, Stack, Tooltip } from '@mui/material';
 import { useState } from 'react';
-import { formatTime } from '../format-time';
+import { formatTime } from '../../../components/format-time';
 import { SLEEP_MINUTES } from '../hooks/useSleepTimer';
 import { PLAYBACK_RATES } from '../hooks/usePlaybackSettings';
 import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, usePlayer } from '../player-context';

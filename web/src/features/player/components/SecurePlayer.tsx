@@ -4,7 +4,7 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import SecurityIcon from '@mui/icons-material/Security';
 import { Alert, Box, Chip, CircularProgress, IconButton, Paper, Slider, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { formatTime } from '../format-time';
+import { formatTime } from '../../../components/format-time';
 import { usePlayer } from '../player-context';
 import { PlayerControls } from './PlayerControls';
 
