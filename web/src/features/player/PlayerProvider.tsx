@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { onAccessRevoked } from '../../app/access-revoked';
 import { useAuth } from '../auth/auth-context';
 import { useCoverImage } from '../library/hooks/useCoverImage';
 import { chapterAt, chapterEnd, nextChapterStart, previousChapterStart } from './chapter-navigation';
-import { useMediaSession, type MediaActions } from './hooks/useMediaSession';
+import { useMediaSession } from './hooks/useMediaSession';
 import { usePlaybackSettings } from './hooks/usePlaybackSettings';
 import { useProgressSync } from './hooks/useProgressSync';
 import { useSecurePlayback, type PlaybackSource } from './hooks/useSecurePlayback';
@@ -32,7 +32,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const settings = usePlaybackSettings(user?.id ?? null, audioRef);
   const sleep = useSleepTimer(position, playing, pause);
   const cover = useCoverImage(file?.coverUrl ?? null);
-  const chapters = useMemo(() => file?.chapters ?? [], [file]);
+  const chapters = file?.chapters ?? [];
   const chapter = chapterAt(chapters, position);
 
   useProgressSync(audioRef, { fileId: file?.id ?? null, loadKey: loaded?.source.loadKey ?? 0, position, duration });
@@ -68,44 +68,20 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
     [],
   );
 
+  // The controls below change with every tick of the clock (skips start from the position):
+  // memoizing them, or the context value built from them, would only add work.
   const ready = status === 'ready';
-  const skip = useCallback(
-    (seconds: number) => {
-      if (ready) void seek(position + seconds, { resume: playing });
-    },
-    [ready, seek, position, playing],
-  );
-  const seekTo = useCallback(
-    (seconds: number) => {
-      if (ready) void seek(seconds, { resume: playing });
-    },
-    [ready, seek, playing],
-  );
-  const nextChapter = useCallback(() => {
+  const seekTo = (seconds: number) => {
+    if (ready) void seek(seconds, { resume: playing });
+  };
+  const skip = (seconds: number) => seekTo(position + seconds);
+  const nextChapter = () => {
     const start = nextChapterStart(chapters, position);
     if (start !== null) seekTo(start);
-  }, [chapters, position, seekTo]);
-  const previousChapter = useCallback(
-    () => seekTo(previousChapterStart(chapters, position)),
-    [chapters, position, seekTo],
-  );
-  const { sleepAtChapterEnd: sleepAt } = sleep;
-  const sleepAtChapterEnd = useCallback(() => {
-    sleepAt(chapter ? chapterEnd(chapters, chapter, duration) : duration);
-  }, [sleepAt, chapter, chapters, duration]);
+  };
+  const previousChapter = () => seekTo(previousChapterStart(chapters, position));
+  const sleepAtChapterEnd = () => sleep.sleepAtChapterEnd(chapter ? chapterEnd(chapters, chapter, duration) : duration);
 
-  const mediaActions = useMemo<MediaActions>(
-    () => ({
-      play: () => void play(),
-      pause,
-      skip,
-      seekTo,
-      previousChapter,
-      nextChapter,
-      stop: pause,
-    }),
-    [play, pause, skip, seekTo, previousChapter, nextChapter],
-  );
   useMediaSession(
     file !== null && status !== 'error',
     {
@@ -117,33 +93,30 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
       duration,
       rate: settings.rate,
     },
-    mediaActions,
+    { play: () => void play(), pause, skip, seekTo, previousChapter, nextChapter, stop: pause },
   );
 
-  const value = useMemo<PlayerContextValue>(
-    () => ({
-      file,
-      playback,
-      cover,
-      chapter,
-      open,
-      skip,
-      previousChapter,
-      nextChapter,
-      rate: settings.rate,
-      setRate: settings.setRate,
-      stepRate: settings.stepRate,
-      volume: settings.volume,
-      muted: settings.muted,
-      setVolume: settings.setVolume,
-      toggleMute: settings.toggleMute,
-      sleep: { timer: sleep.timer, remaining: sleep.remaining },
-      sleepAfter: sleep.sleepAfter,
-      sleepAtChapterEnd,
-      cancelSleep: sleep.cancel,
-    }),
-    [file, playback, cover, chapter, open, skip, previousChapter, nextChapter, settings, sleep, sleepAtChapterEnd],
-  );
+  const value: PlayerContextValue = {
+    file,
+    playback,
+    cover,
+    chapter,
+    open,
+    skip,
+    previousChapter,
+    nextChapter,
+    rate: settings.rate,
+    setRate: settings.setRate,
+    stepRate: settings.stepRate,
+    volume: settings.volume,
+    muted: settings.muted,
+    setVolume: settings.setVolume,
+    toggleMute: settings.toggleMute,
+    sleep: { timer: sleep.timer, remaining: sleep.remaining },
+    sleepAfter: sleep.sleepAfter,
+    sleepAtChapterEnd,
+    cancelSleep: sleep.cancel,
+  };
 
   return (
     <PlayerContext.Provider value={value}>

@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
+import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS } from '../player-context';
 
 interface NowPlaying {
   /** The chapter's label when there is one, else the file's title. */
@@ -21,9 +22,6 @@ export interface MediaActions {
   nextChapter(): void;
   stop(): void;
 }
-
-const SKIP_BACK = 15;
-const SKIP_FORWARD = 30;
 
 /** The lock screen, notification area and hardware media keys (Media Session API). */
 export function useMediaSession(active: boolean, now: NowPlaying, actions: MediaActions) {
@@ -62,18 +60,21 @@ export function useMediaSession(active: boolean, now: NowPlaying, actions: Media
     }
   }, [supported, active, duration, rate, second]);
 
+  // The handlers are set once per listening session and call the latest actions: the actions
+  // change with every tick of the clock (a skip starts from the current position).
+  const latest = useEffectEvent(() => actions);
   useEffect(() => {
     if (!supported || !active) return;
     const session = navigator.mediaSession;
     const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
-      ['play', () => actions.play()],
-      ['pause', () => actions.pause()],
-      ['stop', () => actions.stop()],
-      ['seekbackward', (d) => actions.skip(-(d.seekOffset ?? SKIP_BACK))],
-      ['seekforward', (d) => actions.skip(d.seekOffset ?? SKIP_FORWARD)],
-      ['seekto', (d) => d.seekTime !== undefined && actions.seekTo(d.seekTime)],
-      ['previoustrack', () => actions.previousChapter()],
-      ['nexttrack', () => actions.nextChapter()],
+      ['play', () => latest().play()],
+      ['pause', () => latest().pause()],
+      ['stop', () => latest().stop()],
+      ['seekbackward', (d) => latest().skip(-(d.seekOffset ?? SKIP_BACK_SECONDS))],
+      ['seekforward', (d) => latest().skip(d.seekOffset ?? SKIP_FORWARD_SECONDS)],
+      ['seekto', (d) => d.seekTime !== undefined && latest().seekTo(d.seekTime)],
+      ['previoustrack', () => latest().previousChapter()],
+      ['nexttrack', () => latest().nextChapter()],
     ];
     for (const [action, handler] of handlers) {
       try {
@@ -91,5 +92,5 @@ export function useMediaSession(active: boolean, now: NowPlaying, actions: Media
         }
       }
     };
-  }, [supported, active, actions]);
+  }, [supported, active]);
 }

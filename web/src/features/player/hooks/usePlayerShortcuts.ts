@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, type PlayerContextValue } from '../player-context';
 
 /** Keys typed into a field, or pressed on a control that answers them itself, are left alone. */
@@ -15,28 +15,30 @@ function handledElsewhere(target: EventTarget | null, key: string): boolean {
  * M mute, ? help. Active while the player page is open.
  */
 export function usePlayerShortcuts(player: PlayerContextValue, showHelp: () => void) {
-  const { playback, skip, previousChapter, nextChapter, stepRate, toggleMute } = player;
-  const { togglePlay } = playback;
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (handledElsewhere(e.target, e.key)) return;
-      const actions: Record<string, () => void> = {
-        ' ': togglePlay,
-        k: togglePlay,
-        ArrowLeft: () => (e.shiftKey ? previousChapter() : skip(-SKIP_BACK_SECONDS)),
-        ArrowRight: () => (e.shiftKey ? nextChapter() : skip(SKIP_FORWARD_SECONDS)),
-        '[': () => stepRate(-1),
-        ']': () => stepRate(1),
-        m: toggleMute,
-        '?': showHelp,
-      };
-      const action = actions[e.key.length === 1 ? e.key.toLowerCase() : e.key];
-      if (!action) return;
-      e.preventDefault();
-      action();
+  // One listener while the page is open; it reads the player as it is at the key press (skips
+  // start from the current position, which changes with every tick of the clock).
+  const onKey = useEffectEvent((e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (handledElsewhere(e.target, e.key)) return;
+    const { playback, skip, previousChapter, nextChapter, stepRate, toggleMute } = player;
+    const actions: Record<string, () => void> = {
+      ' ': playback.togglePlay,
+      k: playback.togglePlay,
+      ArrowLeft: () => (e.shiftKey ? previousChapter() : skip(-SKIP_BACK_SECONDS)),
+      ArrowRight: () => (e.shiftKey ? nextChapter() : skip(SKIP_FORWARD_SECONDS)),
+      '[': () => stepRate(-1),
+      ']': () => stepRate(1),
+      m: toggleMute,
+      '?': showHelp,
     };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [togglePlay, skip, previousChapter, nextChapter, stepRate, toggleMute, showHelp]);
+    const action = actions[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+    if (!action) return;
+    e.preventDefault();
+    action();
+  });
+  useEffect(() => {
+    const listener = (e: KeyboardEvent) => onKey(e);
+    document.addEventListener('keydown', listener);
+    return () => document.removeEventListener('keydown', listener);
+  }, []);
 }
