@@ -6,7 +6,7 @@ import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { OperationTypeNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { getDeviceId } from './device';
-import { forceLogout, forcedLogoutMessageFor, UNAUTHENTICATED_MESSAGE } from './forced-logout';
+import { endRefusedSession, forceLogout, graphqlRefusal, refusalCode, UNAUTHENTICATED_MESSAGE } from './forced-logout';
 import { authHeaders } from './request-headers';
 import { getToken, onSessionCleared } from './stored-session';
 
@@ -14,29 +14,15 @@ import { getToken, onSessionCleared } from './stored-session';
 // session that ended, and a failed logout must not raise a second notice.
 const SESSION_OPERATIONS = new Set(['Login', 'Register', 'Logout']);
 
-type SessionCode = 'UNAUTHENTICATED' | 'FORBIDDEN';
-
-function sessionFailure(error: unknown): { code: SessionCode; message: string } | null {
-  if (CombinedGraphQLErrors.is(error)) {
-    for (const e of error.errors) {
-      const code = e.extensions?.code;
-      if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') return { code, message: e.message };
-    }
-  }
-  if (ServerError.is(error)) {
-    if (error.statusCode === 401) return { code: 'UNAUTHENTICATED', message: error.bodyText };
-    if (error.statusCode === 403) return { code: 'FORBIDDEN', message: error.bodyText };
-  }
-  return null;
-}
-
 const errorLink = new ErrorLink(({ error, operation }) => {
   if (SESSION_OPERATIONS.has(operation.operationName ?? '') || !getToken()) return;
-  const failure = sessionFailure(error);
-  if (!failure) return;
-  const message = forcedLogoutMessageFor(failure.code, failure.message);
-  if (message) forceLogout(message);
-  else if (failure.code === 'FORBIDDEN') console.warn('Insufficient permissions:', failure.message);
+  if (CombinedGraphQLErrors.is(error)) {
+    const refusal = graphqlRefusal(error.errors);
+    if (refusal) endRefusedSession(refusal.code, refusal.message);
+  } else if (ServerError.is(error)) {
+    const code = refusalCode(error.statusCode);
+    if (code) endRefusedSession(code, error.bodyText);
+  }
 });
 
 const authLink = new SetContextLink((prev) => ({

@@ -52,8 +52,32 @@ export function forceLogout(message: string = DEFAULT_FORCED_LOGOUT_MESSAGE): vo
   window.location.assign('/login');
 }
 
-/** Applies the spec's rules to a rejected call: which failures end the session, and with what text. */
-export function forcedLogoutMessageFor(status: 'UNAUTHENTICATED' | 'FORBIDDEN', message: string): string | null {
-  if (status === 'UNAUTHENTICATED') return UNAUTHENTICATED_MESSAGE;
-  return /expired/i.test(message) ? SESSION_EXPIRED_MESSAGE : null;
+export type RefusalCode = 'UNAUTHENTICATED' | 'FORBIDDEN';
+
+/** The refusal an HTTP status stands for (401, 403), if any. */
+export function refusalCode(status: number): RefusalCode | null {
+  if (status === 401) return 'UNAUTHENTICATED';
+  return status === 403 ? 'FORBIDDEN' : null;
+}
+
+/** The first of a GraphQL answer's errors that refuses the call, if any. */
+export function graphqlRefusal(
+  errors: readonly { message: string; extensions?: { code?: unknown } }[],
+): { code: RefusalCode; message: string } | null {
+  for (const { message, extensions } of errors) {
+    const code = extensions?.code;
+    if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') return { code, message };
+  }
+  return null;
+}
+
+/**
+ * The spec's rules for a refused call, in one place for every transport (Apollo, the plain
+ * GraphQL fetch, REST, uploads): unauthenticated or an expired session ends the session with the
+ * spec's notice; any other refusal is a missing permission and leaves it alone.
+ */
+export function endRefusedSession(code: RefusalCode, message: string): void {
+  if (code === 'UNAUTHENTICATED') forceLogout(UNAUTHENTICATED_MESSAGE);
+  else if (/expired/i.test(message)) forceLogout(SESSION_EXPIRED_MESSAGE);
+  else console.warn('Insufficient permissions:', message);
 }

@@ -1,5 +1,5 @@
 // Plain HTTP for bytes (covers, uploads, streams); everything else goes through GraphQL.
-import { forceLogout, forcedLogoutMessageFor } from './forced-logout';
+import { endRefusedSession, refusalCode } from './forced-logout';
 import { authHeaders } from './request-headers';
 import { getToken } from './stored-session';
 
@@ -38,12 +38,8 @@ export async function restFetch(path: string, init: RequestInit = {}): Promise<R
   const headers = new Headers(init.headers);
   for (const [name, value] of Object.entries(authHeaders())) headers.set(name, value);
   const response = await fetch(`${REST_BASE}${path}`, { ...init, headers, credentials: 'include' });
-  if ((response.status === 401 || response.status === 403) && getToken()) {
-    const error = await readError(response);
-    const message = forcedLogoutMessageFor(response.status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN', error.message);
-    if (message) forceLogout(message);
-    else console.warn('Insufficient permissions:', error.message);
-  }
+  const refusal = refusalCode(response.status);
+  if (refusal && getToken()) endRefusedSession(refusal, (await readError(response)).message);
   return response;
 }
 
@@ -54,8 +50,8 @@ export async function restRequest(path: string, init?: RequestInit): Promise<Res
   return response;
 }
 
-/** A binary resource as an object URL; the caller revokes it. */
-export async function restObjectUrl(path: string, signal?: AbortSignal): Promise<string> {
+/** A binary resource's bytes (a cover), fetched with the session headers. */
+export async function restBlob(path: string, signal?: AbortSignal): Promise<Blob> {
   const response = await restRequest(path, { signal });
-  return URL.createObjectURL(await response.blob());
+  return response.blob();
 }

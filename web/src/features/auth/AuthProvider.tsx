@@ -8,7 +8,7 @@ import {
   type StoredSession,
   type SessionUser,
 } from '../../app/stored-session';
-import { forceLogout, forcedLogoutMessageFor, signingOut } from '../../app/forced-logout';
+import { endRefusedSession, graphqlRefusal, signingOut } from '../../app/forced-logout';
 import { GraphqlCallError, requestGraphql } from '../../app/graphql-request';
 import { LogoutDocument, MeDocument } from '../../gql/graphql';
 import { AuthContext, type AuthContextValue, type SessionStatus } from './auth-context';
@@ -42,10 +42,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       .catch((error: unknown) => {
         if (!current) return;
         // A refused token ends the session with the spec's notice, as any other call's would.
-        const code = error instanceof GraphqlCallError ? error.errors[0]?.extensions?.code : undefined;
-        const message =
-          code === 'UNAUTHENTICATED' || code === 'FORBIDDEN' ? forcedLogoutMessageFor(code, (error as Error).message) : null;
-        if (message) forceLogout(message);
+        const refusal = error instanceof GraphqlCallError ? graphqlRefusal(error.errors) : null;
+        if (refusal) endRefusedSession(refusal.code, refusal.message);
         clearStoredSession();
         setState(signedOut);
       });

@@ -1,4 +1,4 @@
-import { forceLogout, forcedLogoutMessageFor } from '../../../app/forced-logout';
+import { endRefusedSession, refusalCode } from '../../../app/forced-logout';
 import { REST_BASE, RestError } from '../../../app/rest';
 import { authHeaders } from '../../../app/request-headers';
 import { getToken } from '../../../app/stored-session';
@@ -61,11 +61,8 @@ export function xhrRequest({
         return;
       }
       const message = parsed.error?.message || parsed.message || xhr.statusText || `HTTP ${xhr.status}`;
-      if ((xhr.status === 401 || xhr.status === 403) && getToken()) {
-        const logoutMessage = forcedLogoutMessageFor(xhr.status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN', message);
-        if (logoutMessage) forceLogout(logoutMessage);
-        else console.warn('Insufficient permissions:', message);
-      }
+      const refusal = refusalCode(xhr.status);
+      if (refusal && getToken()) endRefusedSession(refusal, message);
       reject(new RestError(xhr.status, message, parsed.error?.code));
     };
     xhr.onerror = () => {
