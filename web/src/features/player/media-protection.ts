@@ -23,7 +23,7 @@ function inField(target: EventTarget | null): boolean {
 }
 
 /**
- * Installs the blocks on the document for every signed-in page (RootLayout); returns the function
+ * Installs the blocks on the document for every signed-in page (SignedInLayout); returns the function
  * that removes them.
  */
 export function installContentProtection(): () => void {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { REST_BASE, restObjectUrl } from '../../../app/rest';
+import { REST_BASE, restBlob } from '../../../app/rest';
+import { useObjectUrl } from '../../../components/useObjectUrl';
 
 /**
  * The cover at `url` (a file's coverUrl or coverThumbnailUrl), fetched with the session headers
@@ -8,27 +9,21 @@ import { REST_BASE, restObjectUrl } from '../../../app/rest';
  * bytes in its private cache and revalidates them (ETag), so a card seen again costs a 304.
  */
 export function useCoverImage(url: string | null): string | null {
-  const [fetched, setFetched] = useState<{ url: string; objectUrl: string } | null>(null);
+  const [fetched, setFetched] = useState<{ url: string; blob: Blob } | null>(null);
 
   useEffect(() => {
     if (!url) return;
     const controller = new AbortController();
-    let objectUrl: string | null = null;
-    // The API names covers by their full path; restObjectUrl adds the REST base itself.
-    restObjectUrl(url.startsWith(REST_BASE) ? url.slice(REST_BASE.length) : url, controller.signal)
-      .then((created) => {
-        objectUrl = created;
-        if (controller.signal.aborted) URL.revokeObjectURL(created);
-        else setFetched({ url, objectUrl: created });
+    // The API names covers by their full path; restBlob adds the REST base itself.
+    restBlob(url.startsWith(REST_BASE) ? url.slice(REST_BASE.length) : url, controller.signal)
+      .then((blob) => {
+        if (!controller.signal.aborted) setFetched({ url, blob });
       })
       .catch(() => {
-        // Gone meanwhile or unreachable: the placeholder stays.
+        // Gone meanwhile, unreachable or aborted: the placeholder stays.
       });
-    return () => {
-      controller.abort();
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
+    return () => controller.abort();
   }, [url]);
 
-  return url && fetched?.url === url ? fetched.objectUrl : null;
+  return useObjectUrl(url && fetched?.url === url ? fetched.blob : null);
 }
