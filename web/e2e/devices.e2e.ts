@@ -17,7 +17,12 @@ afterAll(async () => {
 async function signInFromPhone(email: string, password: string, deviceName: string): Promise<ApiSession> {
   const deviceId = `e2e-phone-${randomUUID()}`;
   const deviceData = { deviceId, deviceName, deviceType: 'Mobile' };
-  const res = await rest<{ token?: string }>('POST', '/auth/login', { email, password, deviceData, deviceApproved: true });
+  const res = await rest<{ token?: string }>('POST', '/auth/login', {
+    email,
+    password,
+    deviceData,
+    deviceApproved: true,
+  });
   if (!res.body.token) throw new Error(`phone sign-in failed: ${JSON.stringify(res.body)}`);
   return { token: res.body.token, deviceId };
 }
@@ -41,7 +46,7 @@ describe('device security', () => {
 
     await phoneCard.getByRole('button', { name: 'Deactivate Pixel Phone' }).click();
     const dialog = page.getByRole('dialog', { name: 'Deactivate Device' });
-    await dialog.getByText(/Are you sure you want to deactivate Pixel Phone\?/).waitFor();
+    await dialog.getByText(/Are you sure you want to deactivate Pixel Phone \(ID …\S{4}\)\?/).waitFor();
     // Cancel keeps it.
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(0);
@@ -70,9 +75,48 @@ describe('device security', () => {
     await page.goto('/devices');
     await page.getByRole('article', { name: 'Spare Phone' }).waitFor();
     await page.getByRole('button', { name: 'Deactivate All Other Devices' }).click();
-    await page.getByRole('dialog', { name: 'Deactivate All Other Devices' }).getByRole('button', { name: 'Deactivate' }).click();
+    await page
+      .getByRole('dialog', { name: 'Deactivate All Other Devices' })
+      .getByRole('button', { name: 'Deactivate' })
+      .click();
     await page.getByText('Successfully deactivated 2 device(s)').waitFor();
     for (const phone of phones) expect((await rest('GET', '/auth/me', undefined, phone)).status).toBe(401);
+    await context.close();
+  });
+
+  it('tells apart devices with the same name and lists the current one first, here and for administrators', async () => {
+    const admin = await createAdmin();
+    const { page, context } = await newDevice(browser);
+    await signInThroughUi(page, admin.email, admin.password);
+    const ownId = await page.evaluate(() => localStorage.getItem('deviceId') ?? '');
+    // Two more browsers of the same kind as the one the test drives (headless Chromium on Linux),
+    // signed in later: the server lists them first (most recent activity first).
+    const twins = [
+      await signInFromPhone(admin.email, admin.password, 'Chrome on Linux'),
+      await signInFromPhone(admin.email, admin.password, 'Chrome on Linux'),
+    ];
+    const label = (deviceId: string) => `Chrome on Linux (ID …${deviceId.slice(-4)})`;
+
+    await page.goto('/devices');
+    const cards = page.getByRole('article');
+    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(3);
+    const names = await cards.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
+    // The current device is listed first, though the others were active more recently.
+    expect(names[0]).toBe(label(ownId));
+    expect(await cards.first().getByText('Current Device').isVisible()).toBe(true);
+    expect(new Set(names)).toEqual(new Set([label(ownId), ...twins.map((t) => label(t.deviceId))]));
+    await screenshot(page, 'devices-same-name');
+
+    await page.goto(`/admin/users/edit/${admin.id}`);
+    const table = page.getByRole('table', { name: 'Active Sessions' });
+    await table.waitFor();
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: 10_000 }).toBe(3);
+    const firstRow = table.locator('tbody tr').first();
+    expect(await firstRow.getByText(label(ownId)).isVisible()).toBe(true);
+    expect(await firstRow.getByText('Current Device').isVisible()).toBe(true);
+    for (const twin of twins) {
+      expect(await table.getByRole('button', { name: `Terminate ${label(twin.deviceId)}` }).count()).toBe(1);
+    }
     await context.close();
   });
 });

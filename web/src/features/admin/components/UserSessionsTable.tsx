@@ -25,10 +25,11 @@ import {
 import { errorText, formatDateTime, formatRelativeTime } from '../admin-format';
 import { useTimedMessage } from '../hooks/useTimedMessage';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { currentFirst, deviceLabel } from '../../devices/device-label';
 
 type Session = AdminUserSessionsQuery['userSessions'][number];
 
-/** A user's active device sessions, with terminate (the device is signed out at once). */
+/** A user's active device sessions (the administrator's own first), with terminate (signed out at once). */
 export function UserSessionsTable({ userId }: { userId: string }) {
   const { data, loading, error, refetch } = useQuery(AdminUserSessionsDocument, {
     variables: { userId },
@@ -39,7 +40,7 @@ export function UserSessionsTable({ userId }: { userId: string }) {
   const [toTerminate, setToTerminate] = useState<Session | null>(null);
   const [success, setSuccess] = useTimedMessage(5000);
   const [actionError, setActionError] = useTimedMessage(5000);
-  const sessions = data?.userSessions ?? [];
+  const sessions = currentFirst(data?.userSessions ?? []);
 
   const onTerminate = async () => {
     if (!toTerminate) return;
@@ -83,7 +84,10 @@ export function UserSessionsTable({ userId }: { userId: string }) {
           <TableBody>
             {sessions.map((session) => (
               <TableRow key={session.id}>
-                <TableCell>{session.deviceName}</TableCell>
+                <TableCell>
+                  {deviceLabel(session)}
+                  {session.isCurrent && <Chip size="small" color="primary" label="Current Device" sx={{ ml: 1 }} />}
+                </TableCell>
                 <TableCell>{session.ipAddress ?? 'Unknown'}</TableCell>
                 <TableCell title={formatDateTime(session.lastActivity)}>
                   {formatRelativeTime(session.lastActivity)}
@@ -92,7 +96,7 @@ export function UserSessionsTable({ userId }: { userId: string }) {
                   <Tooltip title="Terminate session">
                     <IconButton
                       color="error"
-                      aria-label={`Terminate ${session.deviceName}`}
+                      aria-label={`Terminate ${deviceLabel(session)}`}
                       onClick={() => setToTerminate(session)}
                     >
                       <LogoutIcon />
@@ -115,7 +119,7 @@ export function UserSessionsTable({ userId }: { userId: string }) {
         message={
           <>
             <Typography>This device will be signed out immediately.</Typography>
-            <Typography>Device: {toTerminate?.deviceName}</Typography>
+            <Typography>Device: {toTerminate ? deviceLabel(toTerminate) : ''}</Typography>
             <Typography>IP Address: {toTerminate?.ipAddress ?? 'Unknown'}</Typography>
             <Typography>Last Activity: {toTerminate ? formatRelativeTime(toTerminate.lastActivity) : ''}</Typography>
           </>

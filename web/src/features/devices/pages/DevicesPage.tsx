@@ -21,6 +21,7 @@ import { DeactivateDeviceDocument, DeactivateOtherDevicesDocument, MyDevicesDocu
 import { useAuth } from '../../auth/auth-context';
 import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
 import { DeviceCard, type Device } from '../components/DeviceCard';
+import { currentFirst, deviceLabel } from '../device-label';
 
 const SECURITY_TIPS = [
   'Only sign in on devices you own and trust.',
@@ -47,7 +48,7 @@ export function DevicesPage() {
   const [success, setSuccess] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
 
-  const devices = dataState === 'complete' ? data.myDevices : [];
+  const devices = currentFirst(dataState === 'complete' ? data.myDevices : []);
   const others = devices.filter((d) => !d.isCurrent);
 
   const confirm = async () => {
@@ -153,7 +154,7 @@ export function DevicesPage() {
         title={pending?.kind === 'others' ? 'Deactivate All Other Devices' : 'Deactivate Device'}
         message={
           pending?.kind === 'one'
-            ? `Are you sure you want to deactivate ${pending.device.deviceName}? It will be signed out immediately.`
+            ? `Are you sure you want to deactivate ${deviceLabel(pending.device)}? It will be signed out immediately.`
             : 'Are you sure you want to deactivate all other devices? They will be signed out immediately.'
         }
         confirmLabel="Deactivate"

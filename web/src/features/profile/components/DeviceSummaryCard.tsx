@@ -3,13 +3,14 @@ import { Alert, Card, CardContent, List, ListItem, ListItemIcon, ListItemText, T
 import { relativeTime } from '../../../components/relative-time';
 import { MyDevicesDocument } from '../../../gql/graphql';
 import { DeviceIcon } from '../../devices/device-icon';
+import { currentFirst, deviceLabel } from '../../devices/device-label';
 
 const SHOWN = 3;
 
-/** Active device count and the first three devices; the rest as '+N more devices'. */
+/** Active device count and the first three devices (this one first); the rest as '+N more devices'. */
 export function DeviceSummaryCard() {
   const { data, dataState, error } = useQuery(MyDevicesDocument, { fetchPolicy: 'cache-and-network' });
-  const devices = dataState === 'complete' ? data.myDevices : [];
+  const devices = currentFirst(dataState === 'complete' ? data.myDevices : []);
   const more = devices.length - SHOWN;
   return (
     <Card variant="outlined">
@@ -26,7 +27,7 @@ export function DeviceSummaryCard() {
                 <DeviceIcon type={device.deviceType} />
               </ListItemIcon>
               <ListItemText
-                primary={device.isCurrent ? `${device.deviceName} (Current Device)` : device.deviceName}
+                primary={device.isCurrent ? `${deviceLabel(device)} (Current Device)` : deviceLabel(device)}
                 secondary={`Last activity: ${relativeTime(device.lastActivity)}`}
               />
             </ListItem>
