@@ -1,8 +1,10 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { listeningSockets } from '../test/listening-sockets.js';
+import { copyTemplate } from './embedded-template.js';
 import { startEmbeddedDatabase } from './embedded.js';
 
 describe('embedded database', () => {
@@ -29,5 +31,30 @@ describe('embedded database', () => {
     }
     // No data folder: the socket's folder was a temporary one, gone with the server.
     expect(existsSync(host)).toBe(false);
+  });
+});
+
+describe('the build-time template', () => {
+  it('is copied whole into a new data folder, through a folder renamed into place', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'pal-template-'));
+    try {
+      const template = path.join(root, 'template');
+      mkdirSync(path.join(template, 'base'), { recursive: true });
+      writeFileSync(path.join(template, 'PG_VERSION'), '17\n');
+      writeFileSync(path.join(template, 'base', 'relation'), 'rows');
+      const dataDir = path.join(root, 'library', 'pgdata');
+      // What a start cut off during an earlier copy leaves behind.
+      mkdirSync(`${dataDir}.partial`, { recursive: true });
+      writeFileSync(path.join(`${dataDir}.partial`, 'half'), '');
+
+      expect(copyTemplate(dataDir, template)).toBe(true);
+      expect(readFileSync(path.join(dataDir, 'base', 'relation'), 'utf8')).toBe('rows');
+      expect(existsSync(path.join(dataDir, 'half'))).toBe(false);
+      expect(existsSync(`${dataDir}.partial`)).toBe(false);
+      expect(copyTemplate(path.join(root, 'other'), path.join(root, 'no-template'))).toBe(false);
+      expect(existsSync(path.join(root, 'other'))).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { copyTemplate, hasCluster } from './embedded-template.js';
 import type { EmbeddedWorkerData, EmbeddedWorkerMessage } from './embedded-worker.js';
 
 /**
@@ -97,10 +98,10 @@ async function removeStaleSocket(file: string): Promise<void> {
  * in memory (tests).
  */
 export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedDatabase> {
-  if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
+  if (dataDir && !hasCluster(dataDir) && !copyTemplate(dataDir)) {
     // Creating the cluster (initdb) grows the WASM heap to about 900 MiB of resident memory, and
-    // a WASM heap never shrinks; a restart serves from about 400 MiB. So the first start creates
-    // it in a worker of its own and ends that worker, which releases its memory.
+    // a WASM heap never shrinks. Without a template to copy, the first start creates it in a
+    // worker of its own and ends that worker, which releases its memory.
     await (await startWorker(dataDir)).stop();
   }
   return startWorker(dataDir);
