@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, createUser, rest } from './support/api';
+import { createUser } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
-import { grantAccess, makeCover, uploadAudio } from './support/media';
+import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
 import { signInThroughUi } from './support/ui';
 
 let browser: Browser;
@@ -13,14 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function setCover(fileId: string, pngPath: string): Promise<void> {
-  const form = new FormData();
-  form.set('coverStorageType', 'file');
-  form.set('cover', new Blob([new Uint8Array(readFileSync(pngPath))], { type: 'image/png' }), 'cover.png');
-  const res = await rest('PUT', `/admin/files/${fileId}`, form, await adminApi());
-  if (res.status >= 300) throw new Error(`cover upload failed: ${JSON.stringify(res.body)}`);
-}
 
 type Rgb = [number, number, number];
 

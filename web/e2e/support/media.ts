@@ -54,6 +54,15 @@ export async function uploadAudio(
   return { id: res.body.data.id, title };
 }
 
+/** Gives a file a cover (a PNG from makeCover), stored as a file, through the admin REST API. */
+export async function setCover(fileId: string, pngPath: string): Promise<void> {
+  const form = new FormData();
+  form.set('coverStorageType', 'file');
+  form.set('cover', new Blob([new Uint8Array(readFileSync(pngPath))], { type: 'image/png' }), 'cover.png');
+  const res = await rest('PUT', `/admin/files/${fileId}`, form, await adminApi());
+  if (res.status >= 300) throw new Error(`cover upload failed: ${JSON.stringify(res.body)}`);
+}
+
 /** Lets one user see one private file. */
 export async function grantAccess(userId: string, fileId: string): Promise<void> {
   const res = await rest('POST', '/admin/file-access', { userId, fileId, expiresAt: null }, await adminApi());

@@ -1,15 +1,14 @@
-import { CssBaseline, ThemeProvider, createTheme } from '@mui/material';
+import { CssBaseline, ThemeProvider } from '@mui/material';
 import { RouterProvider } from 'react-router';
 import { AuthProvider } from '../features/auth/AuthProvider';
 import { NotificationProvider } from './notifications';
 import { router } from './router';
-
-// MUI defaults: the spec does not say the product changes breakpoints, spacing or palette.
-const theme = createTheme();
+import { theme, THEME_MODE_KEY } from './theme';
 
 export function App() {
   return (
-    <ThemeProvider theme={theme}>
+    // No server rendering: the stored or system mode is read on the first render, so no flash.
+    <ThemeProvider theme={theme} defaultMode="system" modeStorageKey={THEME_MODE_KEY} noSsr>
       <CssBaseline />
       <NotificationProvider>
         <AuthProvider>

@@ -1,11 +1,15 @@
 import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { useAuth } from '../features/auth/auth-context';
+import { AppHeader } from './AppHeader';
 import { registerForcedLogoutHandler } from './forced-logout';
 import type { RedirectState } from './guards';
 import { useNotify } from './notifications';
 
-/** Top of every route: owns the forced-logout handler (the live feed is in SignedInLayout). */
+/**
+ * Top of every route: the app bar, and the forced-logout handler (the live feed is in
+ * SignedInLayout).
+ */
 export function RootLayout() {
   const { clearSession } = useAuth();
   const notify = useNotify();
@@ -24,5 +28,10 @@ export function RootLayout() {
     [clearSession, notify, navigate],
   );
 
-  return <Outlet />;
+  return (
+    <>
+      <AppHeader />
+      <Outlet />
+    </>
+  );
 }

@@ -52,7 +52,7 @@ const stackOnPhones: SxProps<Theme> = (theme) => ({
       overflow: 'hidden',
       clipPath: 'inset(50%)',
     },
-    '& tbody tr': { borderBottom: `1px solid ${theme.palette.divider}`, py: 1 },
+    '& tbody tr': { borderBottom: '1px solid', borderColor: 'divider', py: 1 },
     '& td': {
       display: 'flex',
       // A right-aligned cell (the actions) is reversed by MUI; the label still comes first.
@@ -68,7 +68,7 @@ const stackOnPhones: SxProps<Theme> = (theme) => ({
     '& td[data-label]::before': {
       content: 'attr(data-label)',
       fontWeight: theme.typography.fontWeightMedium,
-      color: theme.palette.text.secondary,
+      color: 'text.secondary',
       textAlign: 'left',
       flexShrink: 0,
     },

@@ -112,9 +112,9 @@ export function ChapterManager({ fileId }: { fileId: string }) {
         Chapter Management
       </Typography>
       <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
-        <Chip label={`Pending: ${summary.pending}`} color="warning" variant="outlined" />
-        <Chip label={`Ready: ${summary.ready}`} color="success" variant="outlined" />
-        <Chip label={`Failed: ${summary.failed}`} color="error" variant="outlined" />
+        <Chip label={`Pending: ${summary.pending}`} color="warning" />
+        <Chip label={`Ready: ${summary.ready}`} color="success" />
+        <Chip label={`Failed: ${summary.failed}`} color="error" />
       </Stack>
       {/* Small controls that never wrap their words: the row fits the Edit File column at 1280 px,
           and on a narrower screen a whole button moves to the next line. */}

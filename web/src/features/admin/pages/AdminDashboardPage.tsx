@@ -62,7 +62,7 @@ function VisibilityBar({ publicFiles, privateFiles }: { publicFiles: number; pri
     <Box
       role="img"
       aria-label={`${publicFiles} public and ${privateFiles} private files`}
-      sx={{ display: 'flex', height: 8, borderRadius: 1, overflow: 'hidden', bgcolor: 'grey.300', mt: 1 }}
+      sx={{ display: 'flex', height: 8, borderRadius: 1, overflow: 'hidden', bgcolor: 'action.selected', mt: 1 }}
     >
       <Box sx={{ width: `${publicShare}%`, bgcolor: 'success.main' }} />
       <Box sx={{ width: `${total ? 100 - publicShare : 0}%`, bgcolor: 'warning.main' }} />

@@ -58,7 +58,7 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
         sx={{
           aspectRatio: '16 / 9',
           maxHeight: 360,
-          bgcolor: 'grey.200',
+          bgcolor: 'action.selected',
           borderRadius: 1,
           overflow: 'hidden',
           display: 'flex',
