@@ -1,4 +1,5 @@
 import { ApolloProvider } from '@apollo/client/react';
+import { Box } from '@mui/material';
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { useSecurityEvents } from '../features/auth/hooks/useSecurityEvents';
@@ -25,7 +26,9 @@ export function SignedInLayout() {
     <ApolloProvider client={apolloClient}>
       <SecurityEvents />
       <PlayerProvider>
-        <Outlet />
+        <Box component="main">
+          <Outlet />
+        </Box>
         <MiniPlayer />
       </PlayerProvider>
     </ApolloProvider>
