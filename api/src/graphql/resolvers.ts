@@ -2,7 +2,7 @@ import type { NonEmptyArray } from 'type-graphql';
 import { AuditResolver } from '../features/audit/audit.resolver.js';
 import { AuthResolver, DeviceSessionResolver, UserFieldsResolver } from '../features/auth/auth.resolver.js';
 import { UserSessionsResolver } from '../features/users/user-sessions.resolver.js';
-import { AccessResolver, AudioFileAccessResolver } from '../features/access/access.resolver.js';
+import { AccessResolver, AudioFileAccessResolver, FileAccessDataResolver } from '../features/access/access.resolver.js';
 import { CheckpointResolver } from '../features/checkpoints/checkpoints.resolver.js';
 import { DashboardResolver } from '../features/dashboard/dashboard.resolver.js';
 import { AdminFilesResolver, AudioFileFieldsResolver, LibraryResolver } from '../features/files/files.resolver.js';
@@ -26,6 +26,7 @@ export const resolvers: NonEmptyArray<Function> = [
   AudioFileFieldsResolver,
   AudioFileAccessResolver,
   AccessResolver,
+  FileAccessDataResolver,
   CheckpointResolver,
   UsersResolver,
   DashboardResolver,

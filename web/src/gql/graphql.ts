@@ -115,6 +115,26 @@ export type AudioFile = {
   title: Scalars['String']['output'];
 };
 
+/** A page of audio files in a stable order, for sync: ask for first items after a cursor. */
+export type AudioFileConnection = {
+  __typename: 'AudioFileConnection';
+  /** The audio files of this page, in order. */
+  edges: Array<AudioFileEdge>;
+  /** Whether more follow, and the cursor to continue from. */
+  pageInfo: PageInfo;
+  /** Every audio file the list holds, across all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One audio file in a connection, with its cursor. */
+export type AudioFileEdge = {
+  __typename: 'AudioFileEdge';
+  /** Opaque; pass it as after to continue with the items after this one. */
+  cursor: Scalars['String']['output'];
+  /** The audio file. */
+  node: AudioFile;
+};
+
 /** One page of audio files and how many match in all. */
 export type AudioFilePage = {
   __typename: 'AudioFilePage';
@@ -147,6 +167,26 @@ export type AuditLogEntry = {
   userAgent: Maybe<Scalars['String']['output']>;
   /** The account the event is about; null once deleted or when there is none. */
   userId: Maybe<Scalars['ID']['output']>;
+};
+
+/** A page of audit log entrys in a stable order, for sync: ask for first items after a cursor. */
+export type AuditLogEntryConnection = {
+  __typename: 'AuditLogEntryConnection';
+  /** The audit log entrys of this page, in order. */
+  edges: Array<AuditLogEntryEdge>;
+  /** Whether more follow, and the cursor to continue from. */
+  pageInfo: PageInfo;
+  /** Every audit log entry the list holds, across all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One audit log entry in a connection, with its cursor. */
+export type AuditLogEntryEdge = {
+  __typename: 'AuditLogEntryEdge';
+  /** Opaque; pass it as after to continue with the items after this one. */
+  cursor: Scalars['String']['output'];
+  /** The audit log entry. */
+  node: AuditLogEntry;
 };
 
 /** One page of the audit log and how many entries it has in all. */
@@ -377,6 +417,26 @@ export type DeviceSession = {
   lastActivity: Scalars['DateTimeISO']['output'];
 };
 
+/** A page of device sessions in a stable order, for sync: ask for first items after a cursor. */
+export type DeviceSessionConnection = {
+  __typename: 'DeviceSessionConnection';
+  /** The device sessions of this page, in order. */
+  edges: Array<DeviceSessionEdge>;
+  /** Whether more follow, and the cursor to continue from. */
+  pageInfo: PageInfo;
+  /** Every device session the list holds, across all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One device session in a connection, with its cursor. */
+export type DeviceSessionEdge = {
+  __typename: 'DeviceSessionEdge';
+  /** Opaque; pass it as after to continue with the items after this one. */
+  cursor: Scalars['String']['output'];
+  /** The device session. */
+  node: DeviceSession;
+};
+
 /** A notice about the account's devices, given at sign-in. */
 export type DeviceWarning = {
   __typename: 'DeviceWarning';
@@ -454,7 +514,10 @@ export type ErrorCode =
 /** What the Manage Access screen shows for one file. */
 export type FileAccessData = {
   __typename: 'FileAccessData';
-  /** Every user, by name, to choose whom to grant. */
+  /**
+   * Every user, by name, to choose whom to grant.
+   * @deprecated Every account at once; use grantCandidates, searched and limited.
+   */
   allUsers: Array<User>;
   /** The file. */
   file: AudioFile;
@@ -477,6 +540,26 @@ export type FileAccessGrant = {
   status: GrantStatus;
   /** The user the grant is for. */
   user: User;
+};
+
+/** A page of grants in a stable order, for sync: ask for first items after a cursor. */
+export type FileAccessGrantConnection = {
+  __typename: 'FileAccessGrantConnection';
+  /** The grants of this page, in order. */
+  edges: Array<FileAccessGrantEdge>;
+  /** Whether more follow, and the cursor to continue from. */
+  pageInfo: PageInfo;
+  /** Every grant the list holds, across all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One grant in a connection, with its cursor. */
+export type FileAccessGrantEdge = {
+  __typename: 'FileAccessGrantEdge';
+  /** Opaque; pass it as after to continue with the items after this one. */
+  cursor: Scalars['String']['output'];
+  /** The grant. */
+  node: FileAccessGrant;
 };
 
 /** Which files an administrator list shows. */
@@ -875,25 +958,46 @@ export type MutationUpdateUserArgs = {
   input: UpdateUserInput;
 };
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Where a page of a connection stands. Connections page forward, with first and after. */
+export type PageInfo = {
+  __typename: 'PageInfo';
+  /** The last edge's cursor; null for an empty page. */
+  endCursor: Maybe<Scalars['String']['output']>;
+  /** True when more items follow: ask again with after set to endCursor. */
+  hasNextPage: Scalars['Boolean']['output'];
+  /** True when the page was asked for after a cursor, so items come before it. */
+  hasPreviousPage: Scalars['Boolean']['output'];
+  /** The first edge's cursor; null for an empty page. */
+  startCursor: Maybe<Scalars['String']['output']>;
+};
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type Query = {
   __typename: 'Query';
   /** Administrators: any file by id. */
   adminFile: AudioFile;
   /** Administrators: every file, searched and filtered by public flag, newest first. */
   adminFiles: AudioFilePage;
+  /** Administrators: every file as a cursor connection, for sync; the same filters as adminFiles. */
+  adminFilesConnection: AudioFileConnection;
   /** Administrators: one user by id. */
   adminUser: User;
   /** Administrators: users searched by name, email or role, newest first. */
   adminUsers: UserPage;
+  /** Administrators: users as a cursor connection, for sync; the same search and order as adminUsers. */
+  adminUsersConnection: UserConnection;
   /** Administrators: every API key, newest first. */
   apiKeys: Array<ApiKeyView>;
   /** One file the caller may see, with its chapters. NOT_FOUND when it does not exist or is not visible. */
   audioFile: AudioFile;
   /** The library: files the caller may see (public files, live grants; every file for administrators), newest first. */
   audioFiles: AudioFilePage;
+  /** The library as a cursor connection, for sync: the same files, visibility and orders as audioFiles. */
+  audioFilesConnection: AudioFileConnection;
   /** Administrators: the security audit log, newest first. */
   auditLog: AuditLogPage;
+  /** Administrators: the audit log as a cursor connection, for sync; newest first, as auditLog. */
+  auditLogConnection: AuditLogEntryConnection;
   /** Counts of a file's chapters by status. */
   chapterStatus: ChapterSummary;
   /** A file's chapters in order, for anyone who may see the file. */
@@ -906,12 +1010,18 @@ export type Query = {
   dashboardStats: DashboardStats;
   /** Whether the caller may play a file, and how it is delivered. */
   drmStatus: DrmStatus;
-  /** Administrators: a file's grants and every user, for the Manage Access screen. */
+  /** Administrators: a file's grants as a cursor connection, for sync; newest first, as fileAccessList. */
+  fileAccessConnection: FileAccessGrantConnection;
+  /** Administrators: a file and its grants, for the Manage Access screen. */
   fileAccessList: FileAccessData;
+  /** Administrators: the users a file can be granted to (no live grant of it yet), searched by name or email, by name. */
+  grantCandidates: UserPage;
   /** The signed-in user. */
   me: User;
   /** The signed-in user's active devices, most recent first. */
   myDevices: Array<DeviceSession>;
+  /** The signed-in user's active devices as a cursor connection; most recent first, as myDevices. */
+  myDevicesConnection: DeviceSessionConnection;
   /** Administrators: your unfinished uploads that can still be resumed, newest first. */
   myUploadSessions: Array<UploadSession>;
   /** Administrators: one of your uploads, with the chunks the server holds. */
@@ -920,16 +1030,18 @@ export type Query = {
   userCount: Scalars['Int']['output'];
   /** Administrators: a user's active device sessions. */
   userSessions: Array<DeviceSession>;
+  /** Administrators: a user's active device sessions as a cursor connection; most recent first. */
+  userSessionsConnection: DeviceSessionConnection;
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAdminFileArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAdminFilesArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
@@ -938,13 +1050,22 @@ export type QueryAdminFilesArgs = {
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryAdminFilesConnectionArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
+  status?: FileStatusFilter;
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAdminUserArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAdminUsersArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
@@ -952,13 +1073,21 @@ export type QueryAdminUsersArgs = {
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryAdminUsersConnectionArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAudioFileArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAudioFilesArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
@@ -967,57 +1096,104 @@ export type QueryAudioFilesArgs = {
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryAudioFilesConnectionArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
+  sort?: LibrarySort;
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAuditLogArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryAuditLogConnectionArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryChapterStatusArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryChaptersArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryCheckpointsArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryContinueListeningArgs = {
   limit?: Scalars['Int']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryDrmStatusArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryFileAccessConnectionArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  fileId: Scalars['ID']['input'];
+  first?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryFileAccessListArgs = {
   fileId: Scalars['ID']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryGrantCandidatesArgs = {
+  fileId: Scalars['ID']['input'];
+  limit?: Scalars['Int']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryMyDevicesConnectionArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryUploadSessionArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Reads. Lists are paged; `total` counts every match. */
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryUserSessionsArgs = {
+  userId: Scalars['ID']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryUserSessionsConnectionArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
   userId: Scalars['ID']['input'];
 };
 
@@ -1230,6 +1406,26 @@ export type User = {
   role: UserRole;
   /** Active device sessions. */
   sessionCount: Scalars['Int']['output'];
+};
+
+/** A page of users in a stable order, for sync: ask for first items after a cursor. */
+export type UserConnection = {
+  __typename: 'UserConnection';
+  /** The users of this page, in order. */
+  edges: Array<UserEdge>;
+  /** Whether more follow, and the cursor to continue from. */
+  pageInfo: PageInfo;
+  /** Every user the list holds, across all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One user in a connection, with its cursor. */
+export type UserEdge = {
+  __typename: 'UserEdge';
+  /** Opaque; pass it as after to continue with the items after this one. */
+  cursor: Scalars['String']['output'];
+  /** The user. */
+  node: User;
 };
 
 /** One page of users and how many match in all. */

@@ -1,21 +1,51 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
+import { ConnectionArgs, type Connection } from '../../paging.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import type { FileSummary } from '../files/files.service.js';
+import type { UserSummary } from '../users/user-list.js';
+import { User } from '../users/user.entity.js';
+import { UserPage } from '../users/users.types.js';
 import * as access from './access.service.js';
-import { FileAccessData, FileAccessGrant, GrantAccessInput } from './access.types.js';
+import {
+  FileAccessData,
+  FileAccessGrant,
+  FileAccessGrantConnection,
+  GrantAccessInput,
+  GrantCandidateArgs,
+} from './access.types.js';
+import { everyUserByName, fileAccessList, grantCandidates, grantConnection } from './grant-list.js';
 
 @Resolver()
 export class AccessResolver {
   @Query(() => FileAccessData, {
-    description: "Administrators: a file's grants and every user, for the Manage Access screen.",
+    description: 'Administrators: a file and its grants, for the Manage Access screen.',
   })
   fileAccessList(
     @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
     @Ctx() ctx: GqlContext,
   ): Promise<FileAccessData> {
-    return access.fileAccessList(ctx, fileId);
+    return fileAccessList(ctx, fileId);
+  }
+
+  @Query(() => FileAccessGrantConnection, {
+    description: "Administrators: a file's grants as a cursor connection, for sync; newest first, as fileAccessList.",
+  })
+  fileAccessConnection(
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Connection<access.GrantView>> {
+    return grantConnection(ctx, fileId, page);
+  }
+
+  @Query(() => UserPage, {
+    description:
+      'Administrators: the users a file can be granted to (no live grant of it yet), searched by name or email, by name.',
+  })
+  grantCandidates(@Args(() => GrantCandidateArgs) args: GrantCandidateArgs, @Ctx() ctx: GqlContext): Promise<UserPage> {
+    return grantCandidates(ctx, args.fileId, args);
   }
 
   @Mutation(() => FileAccessGrant, {
@@ -38,6 +68,17 @@ export class AccessResolver {
     @Ctx() ctx: GqlContext,
   ): Promise<FileAccessGrant> {
     return access.revokeAccess(ctx, id);
+  }
+}
+
+@Resolver(() => FileAccessData)
+export class FileAccessDataResolver {
+  @FieldResolver(() => [User], {
+    description: 'Every user, by name, to choose whom to grant.',
+    deprecationReason: 'Every account at once; use grantCandidates, searched and limited.',
+  })
+  allUsers(@Ctx() ctx: GqlContext): Promise<UserSummary[]> {
+    return everyUserByName(ctx);
   }
 }
 

@@ -2,10 +2,11 @@ import { Router } from 'express';
 import { sendData } from '../../http/respond.js';
 import { createFileLoaders } from '../files/file-loaders.js';
 import { presentFile } from '../files/file-view.js';
-import type { User } from '../users/user.entity.js';
+import type { UserSummary } from '../users/user-list.js';
 import * as access from './access.service.js';
+import { everyUserByName, fileAccessList } from './grant-list.js';
 
-const userSummary = (u: User) => ({ id: u.id, name: u.name, email: u.email });
+const userSummary = (u: Pick<UserSummary, 'id' | 'name' | 'email'>) => ({ id: u.id, name: u.name, email: u.email });
 
 function grantBody(grant: access.GrantView) {
   return { ...grant, user: userSummary(grant.user) };
@@ -17,11 +18,14 @@ export function accessRoutes(): Router {
 
   router.get('/admin/file-access/file/:fileId', async (req, res) => {
     const ctx = res.locals.ctx;
-    const list = await access.fileAccessList(ctx, req.params.fileId);
-    const file = await presentFile(list.file, createFileLoaders(ctx.em));
+    const list = await fileAccessList(ctx, req.params.fileId);
+    const [file, allUsers] = await Promise.all([
+      presentFile(list.file, createFileLoaders(ctx.em)),
+      everyUserByName(ctx),
+    ]);
     sendData(res, {
       file: { ...file, fileAccesses: list.grants.map(grantBody) },
-      allUsers: list.allUsers.map((u) => ({ ...userSummary(u), role: u.role })),
+      allUsers: allUsers.map((u) => ({ ...userSummary(u), role: u.role })),
     });
   });
 

@@ -59,24 +59,10 @@ export function grantView(grant: FileAccess): GrantView {
   };
 }
 
-async function findFile(ctx: Ctx, fileId: string): Promise<AudioFile> {
+export async function findFile(ctx: Ctx, fileId: string): Promise<AudioFile> {
   const file = await ctx.em.findOne(AudioFile, { id: parseId(fileId, 'fileId') });
   if (!file) throw new AppError('NOT_FOUND', 'File not found');
   return file;
-}
-
-/** One file's grants (revoked and expired included) and every user to choose from. */
-export async function fileAccessList(
-  ctx: Ctx,
-  fileId: string,
-): Promise<{ file: AudioFile; grants: GrantView[]; allUsers: User[] }> {
-  requireAdmin(ctx);
-  const file = await findFile(ctx, fileId);
-  const [grants, allUsers] = await Promise.all([
-    ctx.em.find(FileAccess, { file: file.id }, { populate: ['user'], orderBy: { grantedAt: 'desc', id: 'asc' } }),
-    ctx.em.find(User, {}, { orderBy: { name: 'asc', email: 'asc' } }),
-  ]);
-  return { file, grants: grants.map(grantView), allUsers };
 }
 
 /**
@@ -103,7 +89,8 @@ export async function grantAccess(ctx: Ctx, rawInput: unknown): Promise<GrantVie
     // Two administrators granting the same pair at once: the unique index decides.
     if (err instanceof UniqueConstraintViolationException) throw new AppError('CONFLICT', ALREADY_GRANTED);
     // The file or the user was deleted between the lookups above and this write.
-    if (err instanceof ForeignKeyConstraintViolationException) throw new AppError('NOT_FOUND', 'File or user not found');
+    if (err instanceof ForeignKeyConstraintViolationException)
+      throw new AppError('NOT_FOUND', 'File or user not found');
     throw err;
   });
   return grantView(grant);

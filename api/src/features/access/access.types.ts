@@ -1,4 +1,5 @@
-import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { connectionType } from '../../graphql/connection.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { User } from '../users/user.entity.js';
 
@@ -38,6 +39,20 @@ export class FileAccessGrant {
   status!: GrantStatus;
 }
 
+export const FileAccessGrantConnection = connectionType('FileAccessGrant', () => FileAccessGrant, 'grant');
+
+@ArgsType()
+export class GrantCandidateArgs {
+  @Field(() => ID, { description: 'The file to grant.' })
+  fileId!: string;
+
+  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the name or email.' })
+  search?: string | null;
+
+  @Field(() => Int, { defaultValue: 20, description: 'Users to return, 1 to 100.' })
+  limit!: number;
+}
+
 @ObjectType({ description: 'What the Manage Access screen shows for one file.' })
 export class FileAccessData {
   @Field(() => AudioFile, { description: 'The file.' })
@@ -47,9 +62,6 @@ export class FileAccessData {
     description: 'Every grant of the file, newest first, revoked and expired ones included.',
   })
   grants!: FileAccessGrant[];
-
-  @Field(() => [User], { description: 'Every user, by name, to choose whom to grant.' })
-  allUsers!: User[];
 }
 
 @InputType({ description: 'Who gets to see which file, and until when.' })

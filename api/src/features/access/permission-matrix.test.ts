@@ -9,6 +9,7 @@ import { graphqlOperations, restOperations } from '../../test/operation-inventor
 import { Checkpoint } from '../checkpoints/checkpoint.entity.js';
 import { CoverStorage } from '../files/cover.entity.js';
 import { User } from '../users/user.entity.js';
+import { connectionCases } from './permission-matrix.connection-cases.js';
 import { fieldCases, fieldExpected, graphqlCases } from './permission-matrix.graphql-cases.js';
 import { restCases } from './permission-matrix.rest-cases.js';
 import {
@@ -23,8 +24,9 @@ import {
 /**
  * Every query, mutation and REST route of the library and administration API, called as each kind
  * of caller. The operation list is read from the schema and the router, so a new operation fails
- * this test until it has a case in permission-matrix.rest-cases.ts or .graphql-cases.ts (or is
- * listed in `coveredElsewhere` of permission-matrix.rules.ts, with the test that covers it).
+ * this test until it has a case in permission-matrix.rest-cases.ts, .graphql-cases.ts or
+ * .connection-cases.ts (or is listed in `coveredElsewhere` of permission-matrix.rules.ts, with the
+ * test that covers it).
  */
 
 let t: TestApp;
@@ -100,7 +102,7 @@ const fresh: MatrixWorld['fresh'] = {
 };
 
 const world: MatrixWorld = { fileId: '', liveUserId: '', rest, gql, fresh };
-const cases = { ...restCases(world), ...graphqlCases(world) };
+const cases = { ...restCases(world), ...graphqlCases(world), ...connectionCases(world) };
 const fields = fieldCases(world);
 
 describe('permission matrix', () => {

@@ -17,12 +17,17 @@ import { FileAccess } from './file-access.entity.js';
 export function visibleFilesCondition(caller: Caller, now = new Date()): SqlCondition {
   if (isAdmin(caller.user)) return allOf([]);
   // A semi-join on the caller's live grants: no join fan-out, so pages and counts need no DISTINCT.
+  const live = liveGrantCondition('fa', now);
   return {
     sql: `audio_files.is_public or audio_files.id in (
-      select fa.file_id from file_access fa
-      where fa.user_id = ? and fa.can_view and (fa.expires_at is null or fa.expires_at > ?))`,
-    params: [caller.user.id, now],
+      select fa.file_id from file_access fa where fa.user_id = ? and ${live.sql})`,
+    params: [caller.user.id, ...live.params],
   };
+}
+
+/** The same rule as isGrantLive, on the file_access row named `alias`. */
+export function liveGrantCondition(alias: string, now = new Date()): SqlCondition {
+  return { sql: `${alias}.can_view and (${alias}.expires_at is null or ${alias}.expires_at > ?)`, params: [now] };
 }
 
 export function isGrantLive(grant: Pick<FileAccess, 'canView' | 'expiresAt'>, now = new Date()): boolean {

@@ -5,6 +5,7 @@ import { buildClientSchema, getIntrospectionQuery, parse, printSchema, type Intr
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { newKey as newKeyAs } from '../../test/api-keys.js';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createAudioFile } from '../../test/library-fixtures.js';
@@ -21,13 +22,8 @@ afterAll(async () => {
 });
 
 async function newKey(scopes: string[], extra: Record<string, unknown> = {}): Promise<{ secret: string; id: string }> {
-  const res = await t.gql<{ createApiKey: { secret: string; apiKey: { id: string } } }>(
-    'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { id } } }',
-    { input: { name: 'tooling', userId: admin.userId, scopes, ...extra } },
-    admin,
-  );
-  expect(res.errors).toBeUndefined();
-  return { secret: res.data!.createApiKey.secret, id: res.data!.createApiKey.apiKey.id };
+  const key = await newKeyAs(t, admin, admin.userId, scopes, { name: 'tooling', ...extra });
+  return { secret: key.secret, id: key.apiKey.id };
 }
 
 /** A script's subscription to a file's chapter events with a key: the events seen and how the socket closed. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asKey, createKey as createKeyAs, newKey as newKeyAs, type KeyInput } from '../../test/api-keys.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createAudioFiles, grantFile } from '../../test/library-fixtures.js';
@@ -21,27 +22,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-interface CreatedKey {
-  secret: string;
-  apiKey: { id: string; prefix: string; status: string; scopes: string[] };
-}
-
-async function createKey(input: { userId: string; scopes: string[]; name?: string } & Record<string, unknown>) {
-  return t.gql<{ createApiKey: CreatedKey }>(
-    'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { id prefix status scopes } } }',
-    { input: { name: 'sync script', ...input } },
-    admin,
-  );
-}
-
-async function newKey(userId: string, scopes: string[], extra: Record<string, unknown> = {}): Promise<CreatedKey> {
-  const res = await createKey({ userId, scopes, ...extra });
-  expect(res.errors).toBeUndefined();
-  return res.data!.createApiKey;
-}
+const createKey = (input: KeyInput) => createKeyAs(t, admin, input);
+const newKey = (userId: string, scopes: string[], extra: Record<string, unknown> = {}) =>
+  newKeyAs(t, admin, userId, scopes, extra);
 
 const LIBRARY = '{ audioFiles { total items { id } } }';
-const asKey = (secret: string) => ({ token: secret });
 
 describe('API keys', () => {
   it('are shown once, then listed by prefix only, with their creation in the audit log', async () => {

@@ -1,13 +1,23 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
-import { PageArgs } from '../../paging.js';
-import { listAuditLog } from './audit.service.js';
-import { AuditLogPage } from './audit.types.js';
+import { ConnectionArgs, PageArgs, type Connection } from '../../paging.js';
+import { auditLogConnection, listAuditLog } from './audit.service.js';
+import { AuditLogEntry, AuditLogEntryConnection, AuditLogPage } from './audit.types.js';
 
 @Resolver()
 export class AuditResolver {
   @Query(() => AuditLogPage, { description: 'Administrators: the security audit log, newest first.' })
   auditLog(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: GqlContext): Promise<AuditLogPage> {
     return listAuditLog(ctx, page);
+  }
+
+  @Query(() => AuditLogEntryConnection, {
+    description: 'Administrators: the audit log as a cursor connection, for sync; newest first, as auditLog.',
+  })
+  auditLogConnection(
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Connection<AuditLogEntry>> {
+    return auditLogConnection(ctx, page);
   }
 }

@@ -1,10 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../context.js';
-import { parsePage, type Page } from '../../paging.js';
+import {
+  findConnection,
+  findOffsetPage,
+  mapConnection,
+  type Connection,
+  type ConnectionInput,
+  type ListQuery,
+  type Page,
+} from '../../paging.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import type { User } from '../users/user.entity.js';
 import { AuditEntry } from './audit-entry.entity.js';
-import type { AuditLogPage } from './audit.types.js';
+import { allOf } from '../files/sql-condition.js';
+import type { AuditLogEntry, AuditLogPage } from './audit.types.js';
 
 export type AuditAction =
   | 'login.success'
@@ -58,28 +67,58 @@ export function recordAudit(ctx: Ctx, input: AuditInput, em: EntityManager = ctx
   return entry;
 }
 
-/** Administrators: the audit log, newest first, one page at a time. */
-export async function listAuditLog(ctx: Ctx, pageInput: Partial<Page>): Promise<AuditLogPage> {
-  requireAdmin(ctx);
-  const page = parsePage(pageInput);
-  const [rows, total] = await ctx.em.findAndCount(
-    AuditEntry,
-    {},
-    { orderBy: { createdAt: 'desc', id: 'desc' }, offset: page.offset, limit: page.limit },
-  );
+interface AuditRow {
+  id: string;
+  user_id: string | null;
+  actor_email: string | null;
+  action: string;
+  device_id: string | null;
+  device_session_id: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  details: Record<string, unknown> | null;
+  created_at: string;
+}
+
+/** The whole log, newest first; entries of the same instant by id, the later first. */
+const AUDIT_LOG: ListQuery = {
+  from: 'audit_log',
+  columns: `id::text as id, user_id, actor_email, action, device_id, device_session_id, ip_address, user_agent,
+            details, created_at`,
+  where: allOf([]),
+  ordering: {
+    name: 'audit',
+    keys: [
+      { sql: 'audit_log.created_at', type: 'timestamptz', direction: 'desc' },
+      { sql: 'audit_log.id', type: 'int8', direction: 'desc' },
+    ],
+  },
+};
+
+function toEntry(row: AuditRow): AuditLogEntry {
   return {
-    total,
-    items: rows.map((r) => ({
-      id: String(r.id),
-      userId: r.user?.id ?? null,
-      email: r.actorEmail ?? null,
-      action: r.action,
-      deviceId: r.deviceId ?? null,
-      deviceSessionId: r.deviceSessionId ?? null,
-      ipAddress: r.ipAddress ?? null,
-      userAgent: r.userAgent ?? null,
-      details: r.details ?? null,
-      createdAt: r.createdAt,
-    })),
+    id: row.id,
+    userId: row.user_id,
+    email: row.actor_email,
+    action: row.action,
+    deviceId: row.device_id,
+    deviceSessionId: row.device_session_id,
+    ipAddress: row.ip_address,
+    userAgent: row.user_agent,
+    details: row.details,
+    createdAt: new Date(row.created_at),
   };
+}
+
+/** Administrators: the audit log, one page at a time: two statements. */
+export async function listAuditLog(ctx: Ctx, page: Partial<Page>): Promise<AuditLogPage> {
+  requireAdmin(ctx);
+  const { total, rows } = await findOffsetPage<AuditRow>(ctx.em, AUDIT_LOG, page);
+  return { total, items: rows.map(toEntry) };
+}
+
+/** Administrators: the audit log as a cursor connection, for sync: two statements. */
+export async function auditLogConnection(ctx: Ctx, page: ConnectionInput): Promise<Connection<AuditLogEntry>> {
+  requireAdmin(ctx);
+  return mapConnection(await findConnection<AuditRow>(ctx.em, AUDIT_LOG, page), (rows) => rows.map(toEntry));
 }

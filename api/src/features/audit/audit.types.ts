@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { connectionType } from '../../graphql/connection.js';
 
 @ObjectType({ description: 'One security event: who, what, when, from which device and address.' })
 export class AuditLogEntry {
@@ -35,3 +36,5 @@ export class AuditLogPage {
   @Field(() => Int, { description: 'Entries in the whole log.' }) total!: number;
   @Field(() => [AuditLogEntry], { description: 'The entries of this page, newest first.' }) items!: AuditLogEntry[];
 }
+
+export const AuditLogEntryConnection = connectionType('AuditLogEntry', () => AuditLogEntry, 'audit log entry');

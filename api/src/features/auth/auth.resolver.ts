@@ -1,14 +1,22 @@
 import { filter, pipe } from '@graphql-yoga/subscription';
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
 import type { SecurityEventPayload } from '../../event-bus.js';
+import { ConnectionArgs, type Connection } from '../../paging.js';
 import { User } from '../users/user.entity.js';
 import { requireDeviceCaller } from './auth.policy.js';
 import * as auth from './auth.service.js';
 import * as devices from './devices.service.js';
 import { login } from './login.service.js';
 import { recheckCaller } from './authenticate.js';
-import { LoginInput, LoginResult, RegisterInput, SecurityEvent, UpdateDetailsInput } from './auth.types.js';
+import {
+  DeviceSessionConnection,
+  LoginInput,
+  LoginResult,
+  RegisterInput,
+  SecurityEvent,
+  UpdateDetailsInput,
+} from './auth.types.js';
 import { DeviceSession } from './device-session.entity.js';
 
 @Resolver()
@@ -56,6 +64,16 @@ export class AuthResolver {
   @Query(() => [DeviceSession], { description: "The signed-in user's active devices, most recent first." })
   myDevices(@Ctx() ctx: GqlContext): Promise<DeviceSession[]> {
     return devices.myDevices(ctx);
+  }
+
+  @Query(() => DeviceSessionConnection, {
+    description: "The signed-in user's active devices as a cursor connection; most recent first, as myDevices.",
+  })
+  myDevicesConnection(
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Connection<DeviceSession>> {
+    return devices.myDeviceConnection(ctx, page);
   }
 
   @Mutation(() => Boolean, { description: 'Sign out one of your other devices (by its device id).' })

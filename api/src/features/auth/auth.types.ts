@@ -1,4 +1,5 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { connectionType } from '../../graphql/connection.js';
 import { User } from '../users/user.entity.js';
 import { DeviceSession } from './device-session.entity.js';
 
@@ -113,3 +114,5 @@ export class SecurityEvent {
   @Field(() => ID, { nullable: true, description: 'The file, for ACCESS_REVOKED.' }) fileId!: string | null;
   @Field({ description: 'When it happened (ISO 8601).' }) at!: string;
 }
+
+export const DeviceSessionConnection = connectionType('DeviceSession', () => DeviceSession, 'device session');

@@ -1,15 +1,23 @@
 import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
+import type { Connection, ConnectionInput } from '../../paging.js';
 import { uuidPattern } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { requireCaller, requireDeviceCaller } from './auth.policy.js';
+import { activeSessionConnection, activeSessions } from './device-list.js';
 import { DeviceSession } from './device-session.entity.js';
 import { endSessions } from './device-sessions.js';
 import { publishSecurityEvent } from './security-events.js';
 
+/** The caller's active devices, the most recently used first. */
 export async function myDevices(ctx: Ctx): Promise<DeviceSession[]> {
   const { user } = requireCaller(ctx);
-  return ctx.em.find(DeviceSession, { user, isActive: true }, { orderBy: { lastActivity: 'desc' } });
+  return activeSessions(ctx.em, user.id);
+}
+
+export async function myDeviceConnection(ctx: Ctx, page: ConnectionInput): Promise<Connection<DeviceSession>> {
+  const { user } = requireCaller(ctx);
+  return activeSessionConnection(ctx.em, user.id, page);
 }
 
 export async function deactivateDevice(ctx: Ctx, deviceId: string): Promise<boolean> {

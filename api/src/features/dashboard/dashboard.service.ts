@@ -1,7 +1,9 @@
 import type { Ctx } from '../../context.js';
+import { findRows } from '../../paging.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import { AudioFile } from '../files/audio-file.entity.js';
-import { fileOrder } from '../files/files.service.js';
+import { fileList, toFileSummary, type FileRow, type FileSummary } from '../files/files.service.js';
+import { allOf } from '../files/sql-condition.js';
 import { User } from '../users/user.entity.js';
 
 const RECENT_UPLOADS = 5;
@@ -13,7 +15,7 @@ export interface DashboardFigures {
   privateFiles: number;
   totalDuration: number;
   totalSize: number;
-  recentUploads: AudioFile[];
+  recentUploads: FileSummary[];
 }
 
 /** Three queries whatever the size of the library: users, one aggregate over files, the newest files. */
@@ -26,7 +28,7 @@ export async function dashboardStats(ctx: Ctx): Promise<DashboardFigures> {
               coalesce(sum(duration), 0)::float8 as total_duration, coalesce(sum(size), 0)::float8 as total_size
        from ${ctx.em.getMetadata(AudioFile).tableName}`,
     ),
-    ctx.em.find(AudioFile, {}, { orderBy: fileOrder, limit: RECENT_UPLOADS }),
+    findRows<FileRow>(ctx.em, fileList(allOf([])), { offset: 0, limit: RECENT_UPLOADS }),
   ]);
   const [totals] = aggregate;
   return {
@@ -36,6 +38,6 @@ export async function dashboardStats(ctx: Ctx): Promise<DashboardFigures> {
     privateFiles: totals.file_count - totals.public_files,
     totalDuration: totals.total_duration,
     totalSize: totals.total_size,
-    recentUploads,
+    recentUploads: recentUploads.map(toFileSummary),
   };
 }

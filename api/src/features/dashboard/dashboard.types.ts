@@ -1,5 +1,6 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { AudioFile } from '../files/audio-file.entity.js';
+import type { FileSummary } from '../files/files.service.js';
 
 @ObjectType({ description: 'Figures for the administrator dashboard.' })
 export class DashboardStats {
@@ -22,5 +23,5 @@ export class DashboardStats {
   totalSize!: number;
 
   @Field(() => [AudioFile], { description: 'The five newest files.' })
-  recentUploads!: AudioFile[];
+  recentUploads!: FileSummary[];
 }

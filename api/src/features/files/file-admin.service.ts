@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { parsePage } from '../../paging.js';
+import type { Connection, ConnectionInput, ListQuery, Page } from '../../paging.js';
 import { parseId, parseInput } from '../../validation.js';
 import { lockLiveGrantees } from '../access/visibility.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -21,7 +21,14 @@ import {
   type ReceivedCover,
 } from './cover-storage.js';
 import { Cover } from './cover.entity.js';
-import { findFilePage, type FileListArgs, type FilePage } from './files.service.js';
+import {
+  fileList,
+  findFileConnection,
+  findFilePage,
+  type FileListArgs,
+  type FilePage,
+  type FileSummary,
+} from './files.service.js';
 import { parseSearch } from './search-term.js';
 import { allOf, containsAny, type SqlCondition } from './sql-condition.js';
 import { resolveStoredPath, storageDirs } from './storage-paths.js';
@@ -62,13 +69,13 @@ async function findFile(ctx: Ctx, fileId: string): Promise<AudioFile> {
   return file;
 }
 
-/** Every file, searched by title, filename or description and filtered by public flag. */
-export async function listAdminFiles(
-  ctx: Ctx,
-  args: FileListArgs & { status?: FileStatus | null } = {},
-): Promise<FilePage> {
+export interface AdminFileListArgs extends FileListArgs {
+  status?: FileStatus | null;
+}
+
+/** Administrators: every file, searched by title, filename or description and filtered by public flag. */
+function adminFileQuery(ctx: Ctx, args: AdminFileListArgs): ListQuery {
   requireAdmin(ctx);
-  const page = parsePage({ offset: args.offset, limit: args.limit });
   const status = parseInput(
     z.enum(['ALL', 'PUBLIC', 'PRIVATE'], { error: 'status must be ALL, PUBLIC or PRIVATE' }),
     args.status ?? 'ALL',
@@ -76,7 +83,18 @@ export async function listAdminFiles(
   const search = parseSearch(args.search);
   const where = [statusFilter[status]];
   if (search) where.push(containsAny(['title', 'filename', 'description'], search));
-  return findFilePage(ctx, allOf(where), page);
+  return fileList(allOf(where));
+}
+
+export async function listAdminFiles(ctx: Ctx, args: AdminFileListArgs & Partial<Page> = {}): Promise<FilePage> {
+  return findFilePage(ctx, adminFileQuery(ctx, args), args);
+}
+
+export async function adminFileConnection(
+  ctx: Ctx,
+  args: AdminFileListArgs & ConnectionInput = {},
+): Promise<Connection<FileSummary>> {
+  return findFileConnection(ctx, adminFileQuery(ctx, args), args);
 }
 
 export async function getAdminFile(ctx: Ctx, fileId: string): Promise<AudioFile> {

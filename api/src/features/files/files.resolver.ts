@@ -6,7 +6,14 @@ import { AudioFile } from './audio-file.entity.js';
 import * as admin from './file-admin.service.js';
 import { coverImagePathOf, coverUrlOf } from './file-loaders.js';
 import * as files from './files.service.js';
-import { AdminFilesArgs, AudioFilePage, LibraryArgs, UpdateFileInput } from './files.types.js';
+import { ConnectionArgs, PageArgs, type Connection } from '../../paging.js';
+import {
+  AdminFileFilterArgs,
+  AudioFileConnection,
+  AudioFilePage,
+  LibraryFilterArgs,
+  UpdateFileInput,
+} from './files.types.js';
 
 @Resolver()
 export class LibraryResolver {
@@ -14,8 +21,24 @@ export class LibraryResolver {
     description:
       'The library: files the caller may see (public files, live grants; every file for administrators), newest first.',
   })
-  audioFiles(@Args(() => LibraryArgs) args: LibraryArgs, @Ctx() ctx: GqlContext): Promise<AudioFilePage> {
-    return files.listLibrary(ctx, args);
+  audioFiles(
+    @Args(() => LibraryFilterArgs) filter: LibraryFilterArgs,
+    @Args(() => PageArgs) page: PageArgs,
+    @Ctx() ctx: GqlContext,
+  ): Promise<AudioFilePage> {
+    return files.listLibrary(ctx, { ...filter, ...page });
+  }
+
+  @Query(() => AudioFileConnection, {
+    description:
+      'The library as a cursor connection, for sync: the same files, visibility and orders as audioFiles.',
+  })
+  audioFilesConnection(
+    @Args(() => LibraryFilterArgs) filter: LibraryFilterArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Connection<files.FileSummary>> {
+    return files.libraryConnection(ctx, { ...filter, ...page });
   }
 
   @Query(() => AudioFile, {
@@ -34,8 +57,23 @@ export class AdminFilesResolver {
   @Query(() => AudioFilePage, {
     description: 'Administrators: every file, searched and filtered by public flag, newest first.',
   })
-  adminFiles(@Args(() => AdminFilesArgs) args: AdminFilesArgs, @Ctx() ctx: GqlContext): Promise<AudioFilePage> {
-    return admin.listAdminFiles(ctx, args);
+  adminFiles(
+    @Args(() => AdminFileFilterArgs) filter: AdminFileFilterArgs,
+    @Args(() => PageArgs) page: PageArgs,
+    @Ctx() ctx: GqlContext,
+  ): Promise<AudioFilePage> {
+    return admin.listAdminFiles(ctx, { ...filter, ...page });
+  }
+
+  @Query(() => AudioFileConnection, {
+    description: 'Administrators: every file as a cursor connection, for sync; the same filters as adminFiles.',
+  })
+  adminFilesConnection(
+    @Args(() => AdminFileFilterArgs) filter: AdminFileFilterArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Connection<files.FileSummary>> {
+    return admin.adminFileConnection(ctx, { ...filter, ...page });
   }
 
   @Query(() => AudioFile, { description: 'Administrators: any file by id.' })

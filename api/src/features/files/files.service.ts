@@ -1,18 +1,27 @@
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { parsePage, type Page } from '../../paging.js';
+import {
+  findConnection,
+  findOffsetPage,
+  mapConnection,
+  type Connection,
+  type ConnectionInput,
+  type ListQuery,
+  type Ordering,
+  type Page,
+} from '../../paging.js';
 import { parseId } from '../../validation.js';
 import { findVisibleFile, visibleFilesCondition } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
 import type { AudioFile } from './audio-file.entity.js';
 import { THUMBNAIL_MIME, type CoverSize } from './cover-thumbnail.js';
 import { Cover, CoverStorage } from './cover.entity.js';
-import { libraryOrder } from './library-order.js';
+import { libraryOrder, NEWEST_FILES } from './library-order.js';
 import { parseSearch } from './search-term.js';
 import { allOf, containsAny, type SqlCondition } from './sql-condition.js';
 import { resolveStoredPath } from './storage-paths.js';
 
-export interface FileListArgs extends Partial<Page> {
+export interface FileListArgs {
   search?: string | null;
 }
 
@@ -34,9 +43,6 @@ export interface CoverImage {
   updatedAt: Date;
   source: { kind: 'file'; fullPath: string } | { kind: 'inline'; bytes: Buffer };
 }
-
-/** Newest first; the id breaks ties so paging is stable. */
-export const fileOrder = { createdAt: 'desc', id: 'asc' } as const;
 
 export interface FileRow {
   id: string;
@@ -79,44 +85,51 @@ export function toFileSummary(row: FileRow): FileSummary {
   };
 }
 
-/** Newest first (fileOrder), the order of every list that names no other. */
-const NEWEST_FIRST: SqlCondition = { sql: 'audio_files.created_at desc, audio_files.id asc', params: [] };
+/** A list of files: FileSummary columns of the rows matching `where`, newest first unless told otherwise. */
+export function fileList(where: SqlCondition, ordering: Ordering = NEWEST_FILES): ListQuery {
+  return { from: 'audio_files', columns: FILE_COLUMNS, where, ordering };
+}
 
-/**
- * One page of the files matching `where`, in `order` (an ORDER BY list ending in a unique key so
- * paging is stable): two statements, whatever the number of rows.
- */
-export async function findFilePage(
-  ctx: Ctx,
-  where: SqlCondition,
-  page: Page,
-  order: SqlCondition = NEWEST_FIRST,
-): Promise<FilePage> {
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.em.execute<FileRow[]>(
-      `select ${FILE_COLUMNS} from audio_files where ${where.sql} order by ${order.sql} limit ? offset ?`,
-      [...where.params, ...order.params, page.limit, page.offset],
-    ),
-    ctx.em.execute<{ total: number }[]>(
-      `select count(*)::int as total from audio_files where ${where.sql}`,
-      where.params,
-    ),
-  ]);
+/** One offset page of a file list: two statements, whatever the number of rows. */
+export async function findFilePage(ctx: Ctx, query: ListQuery, page: Partial<Page>): Promise<FilePage> {
+  const { total, rows } = await findOffsetPage<FileRow>(ctx.em, query, page);
   return { total, items: rows.map(toFileSummary) };
+}
+
+/** A file list as a cursor connection: two statements, whatever the number of rows. */
+export async function findFileConnection(
+  ctx: Ctx,
+  query: ListQuery,
+  page: ConnectionInput,
+): Promise<Connection<FileSummary>> {
+  return mapConnection(await findConnection<FileRow>(ctx.em, query, page), (rows) => rows.map(toFileSummary));
+}
+
+export interface LibraryArgs extends FileListArgs {
+  sort?: string | null;
 }
 
 /**
  * The caller's library: the files they may see, optionally searched by title or description, in
- * the chosen order (newest first unless told otherwise).
+ * the chosen order (newest first unless told otherwise). The offset and the cursor form read it.
  */
-export async function listLibrary(ctx: Ctx, args: FileListArgs & { sort?: string | null } = {}): Promise<FilePage> {
+function libraryQuery(ctx: Ctx, args: LibraryArgs): ListQuery {
   const caller = requireCaller(ctx);
-  const page = parsePage({ offset: args.offset, limit: args.limit });
   const search = parseSearch(args.search);
-  const order = libraryOrder(caller, args.sort);
   const where = [visibleFilesCondition(caller)];
   if (search) where.push(containsAny(['title', 'description'], search));
-  return findFilePage(ctx, allOf(where), page, order);
+  return fileList(allOf(where), libraryOrder(caller, args.sort));
+}
+
+export async function listLibrary(ctx: Ctx, args: LibraryArgs & Partial<Page> = {}): Promise<FilePage> {
+  return findFilePage(ctx, libraryQuery(ctx, args), args);
+}
+
+export async function libraryConnection(
+  ctx: Ctx,
+  args: LibraryArgs & ConnectionInput = {},
+): Promise<Connection<FileSummary>> {
+  return findFileConnection(ctx, libraryQuery(ctx, args), args);
 }
 
 /** One file the caller may see; files they may not see are NOT_FOUND, as if they did not exist. */

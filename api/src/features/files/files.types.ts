@@ -1,5 +1,5 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PageArgs } from '../../paging.js';
+import { connectionType } from '../../graphql/connection.js';
 import { AudioFile } from './audio-file.entity.js';
 import type { FileSummary } from './files.service.js';
 import { LibrarySort } from './library-order.js';
@@ -30,6 +30,8 @@ registerEnumType(LibrarySort, {
   },
 });
 
+export const AudioFileConnection = connectionType('AudioFile', () => AudioFile, 'audio file');
+
 @ObjectType({ description: 'One page of audio files and how many match in all.' })
 export class AudioFilePage {
   @Field(() => Int, { description: 'Files matching the query, across all pages.' })
@@ -40,7 +42,7 @@ export class AudioFilePage {
 }
 
 @ArgsType()
-export class LibraryArgs extends PageArgs {
+export class LibraryFilterArgs {
   @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the title or description.' })
   search?: string | null;
 
@@ -52,7 +54,7 @@ export class LibraryArgs extends PageArgs {
 }
 
 @ArgsType()
-export class AdminFilesArgs extends PageArgs {
+export class AdminFileFilterArgs {
   @Field(() => String, {
     nullable: true,
     description: 'Case-insensitive substring of the title, filename or description.',

@@ -1,6 +1,6 @@
 import type { Caller } from '../../context.js';
 import { AppError } from '../../errors.js';
-import type { SqlCondition } from './sql-condition.js';
+import { newestFirst, type Ordering, type SortKey } from '../../paging.js';
 
 /** The orders a library list can be read in. */
 export enum LibrarySort {
@@ -10,27 +10,45 @@ export enum LibrarySort {
   RECENTLY_PLAYED = 'RECENTLY_PLAYED',
 }
 
-const ID_LAST = 'audio_files.id asc';
+/** Newest first: the order of every file list that names no other. */
+export const NEWEST_FILES: Ordering = { name: 'files', keys: newestFirst('audio_files') };
+
+const ID_LAST: SortKey = { sql: 'audio_files.id', type: 'uuid', direction: 'asc' };
 
 /**
- * ORDER BY for a library page; each ends with the id so pages never overlap. Recently played reads
+ * The order of a library page; each ends with the id so pages never overlap. Recently played reads
  * the caller's own listening progress (one indexed row per file; files never played come last,
  * newest first).
  */
-export function libraryOrder(caller: Caller, sort: string | null | undefined): SqlCondition {
+export function libraryOrder(caller: Caller, sort: string | null | undefined): Ordering {
   switch (sort ?? LibrarySort.RECENTLY_ADDED) {
     case LibrarySort.RECENTLY_ADDED:
-      return { sql: `audio_files.created_at desc, ${ID_LAST}`, params: [] };
+      return NEWEST_FILES;
     case LibrarySort.TITLE:
-      return { sql: `lower(audio_files.title) asc, audio_files.title asc, ${ID_LAST}`, params: [] };
+      return {
+        name: 'files:TITLE',
+        keys: [
+          { sql: 'lower(audio_files.title)', type: 'text', direction: 'asc' },
+          { sql: 'audio_files.title', type: 'text', direction: 'asc' },
+          ID_LAST,
+        ],
+      };
     case LibrarySort.DURATION:
-      return { sql: `audio_files.duration asc, ${ID_LAST}`, params: [] };
+      return { name: 'files:DURATION', keys: [{ sql: 'audio_files.duration', type: 'float8', direction: 'asc' }, ID_LAST] };
     case LibrarySort.RECENTLY_PLAYED:
       return {
-        sql: `(select lp.updated_at from listening_progress lp
-               where lp.user_id = ? and lp.file_id = audio_files.id) desc nulls last,
-              audio_files.created_at desc, ${ID_LAST}`,
-        params: [caller.user.id],
+        name: 'files:RECENTLY_PLAYED',
+        keys: [
+          {
+            sql: `(select lp.updated_at from listening_progress lp
+                   where lp.user_id = ? and lp.file_id = audio_files.id)`,
+            params: [caller.user.id],
+            type: 'timestamptz',
+            direction: 'desc',
+            nullable: true,
+          },
+          ...NEWEST_FILES.keys,
+        ],
       };
     default:
       throw new AppError('BAD_USER_INPUT', `sort must be one of ${Object.values(LibrarySort).join(', ')}`, {

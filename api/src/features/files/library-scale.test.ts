@@ -38,6 +38,27 @@ const LIBRARY = `{ audioFiles(limit: 100) { total items { id title duration isPu
 const ADMIN_FILES = `{ adminFiles(limit: 100) { total items { id title fileAccesses { id status user { id name email } } chapters { id } coverImagePath } } }`;
 const ADMIN_USERS = `{ adminUsers(limit: 100) { total items { id name sessionCount hasMultipleSessions } } }`;
 
+/** The cursor forms, a page of 100 past the first row: keyset reads, no OFFSET. */
+const connection = (field: string, node: string) =>
+  `query ($after: String) { ${field}(first: 100, after: $after) { totalCount edges { node { ${node} } } } }`;
+const LIBRARY_CONNECTION = connection('audioFilesConnection', 'id title coverUrl chapters { id } progress { position }');
+const ADMIN_FILES_CONNECTION = connection('adminFilesConnection', 'id fileAccesses { id user { id } } chapters { id }');
+const ADMIN_USERS_CONNECTION = connection('adminUsersConnection', 'id sessionCount hasMultipleSessions');
+
+/** The cursor of the first row of a connection, to read the page after it; asked once per count. */
+const firstRowCursors = new Map<string, string>();
+async function secondRowOn(field: string, session: Session): Promise<string> {
+  if (!firstRowCursors.has(field)) {
+    const res = await t.gql<Record<string, { pageInfo: { endCursor: string } }>>(
+      `{ ${field}(first: 1) { pageInfo { endCursor } } }`,
+      {},
+      session,
+    );
+    firstRowCursors.set(field, res.data![field].pageInfo.endCursor);
+  }
+  return firstRowCursors.get(field)!;
+}
+
 type Call = () => Promise<unknown>;
 const calls: Record<string, Call> = {
   'GraphQL audioFiles': () => t.gql(LIBRARY, {}, listener),
@@ -47,12 +68,19 @@ const calls: Record<string, Call> = {
   'GraphQL adminUsers': () => t.gql(ADMIN_USERS, {}, admin),
   'REST GET /admin/users/with-sessions': () => t.rest('GET', '/admin/users/with-sessions', undefined, admin),
   'REST GET /admin/files/stats': () => t.rest('GET', '/admin/files/stats', undefined, admin),
+  'GraphQL audioFilesConnection': async () =>
+    t.gql(LIBRARY_CONNECTION, { after: await secondRowOn('audioFilesConnection', listener) }, listener),
+  'GraphQL adminFilesConnection': async () =>
+    t.gql(ADMIN_FILES_CONNECTION, { after: await secondRowOn('adminFilesConnection', admin) }, admin),
+  'GraphQL adminUsersConnection': async () =>
+    t.gql(ADMIN_USERS_CONNECTION, { after: await secondRowOn('adminUsersConnection', admin) }, admin),
 };
 
 async function countQueries(): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
+  firstRowCursors.clear();
   for (const [name, call] of Object.entries(calls)) {
-    // A warm-up first: authentication refreshes lastActivity at most once a minute.
+    // A warm-up first: authentication refreshes lastActivity at most once a minute (and cursors are read).
     await call();
     queries = 0;
     await call();

@@ -1,5 +1,7 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
+import { ConnectionArgs, type Connection } from '../../paging.js';
+import { DeviceSessionConnection } from '../auth/auth.types.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import * as sessions from './user-sessions.service.js';
 import { User } from './user.entity.js';
@@ -12,6 +14,17 @@ export class UserSessionsResolver {
     @Ctx() ctx: GqlContext,
   ): Promise<DeviceSession[]> {
     return sessions.listUserSessions(ctx, userId);
+  }
+
+  @Query(() => DeviceSessionConnection, {
+    description: "Administrators: a user's active device sessions as a cursor connection; most recent first.",
+  })
+  userSessionsConnection(
+    @Arg('userId', () => ID, { description: 'The account id.' }) userId: string,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Connection<DeviceSession>> {
+    return sessions.userSessionConnection(ctx, userId, page);
   }
 
   @Mutation(() => Boolean, {

@@ -1,8 +1,10 @@
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
+import type { Connection, ConnectionInput } from '../../paging.js';
 import { parseId } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { requireAdmin } from '../auth/auth.policy.js';
+import { activeSessionConnection, activeSessions } from '../auth/device-list.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { User } from './user.entity.js';
@@ -17,7 +19,18 @@ async function findUser(ctx: Ctx, userId: string): Promise<User> {
 export async function listUserSessions(ctx: Ctx, userId: string): Promise<DeviceSession[]> {
   requireAdmin(ctx);
   const user = await findUser(ctx, userId);
-  return ctx.em.find(DeviceSession, { user, isActive: true }, { orderBy: { lastActivity: 'desc' } });
+  return activeSessions(ctx.em, user.id);
+}
+
+/** The same as a cursor connection, for sync. */
+export async function userSessionConnection(
+  ctx: Ctx,
+  userId: string,
+  page: ConnectionInput,
+): Promise<Connection<DeviceSession>> {
+  requireAdmin(ctx);
+  const user = await findUser(ctx, userId);
+  return activeSessionConnection(ctx.em, user.id, page);
 }
 
 export async function terminateUserSession(ctx: Ctx, userId: string, sessionId: string): Promise<boolean> {

@@ -1,14 +1,31 @@
 import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
+import { ConnectionArgs, PageArgs, type Connection } from '../../paging.js';
 import { User } from './user.entity.js';
+import { listUsers, userConnection, type UserSummary } from './user-list.js';
 import * as users from './users.service.js';
-import { CreateUserInput, UpdateUserInput, UserListArgs, UserPage } from './users.types.js';
+import { CreateUserInput, UpdateUserInput, UserConnection, UserFilterArgs, UserPage } from './users.types.js';
 
 @Resolver()
 export class UsersResolver {
   @Query(() => UserPage, { description: 'Administrators: users searched by name, email or role, newest first.' })
-  adminUsers(@Args(() => UserListArgs) args: UserListArgs, @Ctx() ctx: GqlContext): Promise<UserPage> {
-    return users.listUsers(ctx, args);
+  adminUsers(
+    @Args(() => UserFilterArgs) filter: UserFilterArgs,
+    @Args(() => PageArgs) page: PageArgs,
+    @Ctx() ctx: GqlContext,
+  ): Promise<UserPage> {
+    return listUsers(ctx, { ...filter, ...page });
+  }
+
+  @Query(() => UserConnection, {
+    description: 'Administrators: users as a cursor connection, for sync; the same search and order as adminUsers.',
+  })
+  adminUsersConnection(
+    @Args(() => UserFilterArgs) filter: UserFilterArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
+    @Ctx() ctx: GqlContext,
+  ): Promise<Connection<UserSummary>> {
+    return userConnection(ctx, { ...filter, ...page });
   }
 
   @Query(() => Int, { description: 'Administrators: how many accounts exist.' })

@@ -2,10 +2,11 @@ import { Router, type Request } from 'express';
 import { createLoaders } from '../../graphql/loaders.js';
 import { sendData } from '../../http/respond.js';
 import { isAdmin } from '../auth/auth.policy.js';
+import { listUsers, type UserSummary } from './user-list.js';
 import * as users from './users.service.js';
 
 /** The REST shape of a user: explicit fields, so nothing hidden can slip out. */
-function userView(u: users.UserSummary, sessionCount?: number) {
+function userView(u: UserSummary, sessionCount?: number) {
   return {
     id: u.id,
     name: u.name,
@@ -37,7 +38,7 @@ export function usersRoutes(): Router {
 
   router.get('/admin/users/with-sessions', async (req, res) => {
     const ctx = res.locals.ctx;
-    const page = await users.listUsers(ctx, listQuery(req));
+    const page = await listUsers(ctx, listQuery(req));
     const loaders = createLoaders(ctx.em);
     const counts = await Promise.all(page.items.map((u) => loaders.activeSessionCount.load(u.id)));
     sendData(

@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { parsePage, type Page } from '../../paging.js';
 import { parseId, parseInput } from '../../validation.js';
 import { publishApiKeysChanged } from '../api-keys/api-keys.service.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -14,8 +13,6 @@ import { endSessions } from '../auth/device-sessions.js';
 import { recheckAdmin } from '../auth/authenticate.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
-import { parseSearch } from '../files/search-term.js';
-import { allOf, anyOf, containsAny, inList } from '../files/sql-condition.js';
 import { User, UserRole } from './user.entity.js';
 
 const EMAIL_TAKEN = 'An account with this email already exists';
@@ -34,10 +31,6 @@ const updateUserSchema = z.object({
   role: roleSchema.nullish(),
   isLocked: z.boolean({ error: 'isLocked must be true or false' }).nullish(),
 });
-
-export interface UserListArgs extends Partial<Page> {
-  search?: string | null;
-}
 
 async function findUser(ctx: Ctx, userId: string): Promise<User> {
   const user = await ctx.em.findOne(User, { id: parseId(userId, 'userId') });
@@ -61,57 +54,6 @@ async function flushUnique(em: EntityManager): Promise<void> {
 export async function userCount(ctx: Ctx): Promise<number> {
   requireAdmin(ctx);
   return ctx.em.count(User, {});
-}
-
-/**
- * A user as lists show it, read as plain data. It deliberately has no `isAdmin`: that is a getter on
- * User (GraphQL turns a row into a User to read it; an own `isAdmin` would break that copy).
- */
-export type UserSummary = Pick<
-  User,
-  'id' | 'name' | 'email' | 'role' | 'isLocked' | 'lockUntil' | 'avatarUrl' | 'createdAt'
->;
-
-interface UserRow {
-  id: string;
-  name: string;
-  email: string;
-  role: UserRole;
-  is_locked: boolean;
-  lock_until: string | null;
-  avatar_url: string | null;
-  created_at: string;
-}
-
-/** Users searched by name, email or role, newest first: two statements, whatever the number of rows. */
-export async function listUsers(ctx: Ctx, args: UserListArgs = {}): Promise<{ total: number; items: UserSummary[] }> {
-  requireAdmin(ctx);
-  const page = parsePage({ offset: args.offset, limit: args.limit });
-  const search = parseSearch(args.search);
-  let where = allOf([]);
-  if (search) {
-    const roles = Object.values(UserRole).filter((role) => role.includes(search.toLowerCase()));
-    where = anyOf([containsAny(['name', 'email'], search), inList('role', roles)]);
-  }
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.em.execute<UserRow[]>(
-      `select id, name, email, role, is_locked, lock_until, avatar_url, created_at
-       from users where ${where.sql} order by created_at desc, id asc limit ? offset ?`,
-      [...where.params, page.limit, page.offset],
-    ),
-    ctx.em.execute<{ total: number }[]>(`select count(*)::int as total from users where ${where.sql}`, where.params),
-  ]);
-  const items = rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    role: row.role,
-    isLocked: row.is_locked,
-    lockUntil: row.lock_until === null ? null : new Date(row.lock_until),
-    avatarUrl: row.avatar_url,
-    createdAt: new Date(row.created_at),
-  }));
-  return { total, items };
 }
 
 export async function getUser(ctx: Ctx, userId: string): Promise<User> {

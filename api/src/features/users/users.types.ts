@@ -1,7 +1,7 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { PageArgs } from '../../paging.js';
+import { connectionType } from '../../graphql/connection.js';
 import { User, UserRole } from './user.entity.js';
-import type { UserSummary } from './users.service.js';
+import type { UserSummary } from './user-list.js';
 
 @ObjectType({ description: 'One page of users and how many match in all.' })
 export class UserPage {
@@ -12,8 +12,10 @@ export class UserPage {
   items!: UserSummary[];
 }
 
+export const UserConnection = connectionType('User', () => User, 'user');
+
 @ArgsType()
-export class UserListArgs extends PageArgs {
+export class UserFilterArgs {
   @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the name or email, or a role.' })
   search?: string | null;
 }
