@@ -1,19 +1,8 @@
-import { useMutation } from '@apollo/client/react';
-import {
-  Alert,
-  Box,
-  Button,
-  FormControl,
-  InputLabel,
-  MenuItem,
-  Paper,
-  Select,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
-import { useState, type FormEvent } from 'react';
-import { AdminGrantAccessDocument } from '../../../gql/graphql';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { Alert, Autocomplete, Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { AdminGrantAccessDocument, AdminGrantCandidatesDocument } from '../../../gql/graphql';
+import { useDebouncedValue } from '../../library/hooks/useDebouncedValue';
 import { errorText } from '../admin-format';
 
 interface Candidate {
@@ -22,24 +11,47 @@ interface Candidate {
   email: string;
 }
 
-/** Grants one user access to the file, optionally until a date and time. */
+const optionLabel = (user: Candidate) => `${user.name} (${user.email})`;
+
+/**
+ * Grants one user access to the file, optionally until a date and time. The users offered are
+ * those without access, searched on the server as the administrator types (20 at a time).
+ * `activeGrants` changes whenever a grant starts, ends or expires on the page: who is offered is
+ * asked again then.
+ */
 export function GrantAccessForm({
   fileId,
-  candidates,
+  activeGrants,
   onGranted,
 }: {
   fileId: string;
-  candidates: Candidate[];
+  activeGrants: string;
   onGranted: (message: string) => void;
 }) {
-  const [userId, setUserId] = useState('');
+  const [user, setUser] = useState<Candidate | null>(null);
+  const [typed, setTyped] = useState('');
+  const [searchText, setSearchText] = useState('');
   const [expiresAt, setExpiresAt] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const search = useDebouncedValue(searchText.trim(), 300);
+  const candidates = useQuery(AdminGrantCandidatesDocument, {
+    variables: { fileId, search: search || null },
+    fetchPolicy: 'network-only',
+  });
   const [grantAccess, { loading }] = useMutation(AdminGrantAccessDocument);
+  const { refetch } = candidates;
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    void refetch();
+  }, [activeGrants, refetch]);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!userId) {
+    if (!user) {
       setError('Please select a user');
       return;
     }
@@ -47,8 +59,10 @@ export function GrantAccessForm({
     try {
       // datetime-local is the admin's local time; the server stores an instant.
       const expiry = expiresAt ? new Date(expiresAt).toISOString() : null;
-      await grantAccess({ variables: { input: { fileId, userId, expiresAt: expiry } } });
-      setUserId('');
+      await grantAccess({ variables: { input: { fileId, userId: user.id, expiresAt: expiry } } });
+      setUser(null);
+      setTyped('');
+      setSearchText('');
       setExpiresAt('');
       onGranted('Access granted successfully');
     } catch (err) {
@@ -56,6 +70,7 @@ export function GrantAccessForm({
     }
   };
 
+  const offered = candidates.data?.grantCandidates;
   return (
     <Paper sx={{ p: 3, mb: 3 }}>
       <Typography variant="h6" component="h2" gutterBottom>
@@ -66,29 +81,32 @@ export function GrantAccessForm({
           {error}
         </Alert>
       )}
-      {candidates.length === 0 ? (
+      {offered && !search && offered.total === 0 ? (
         <Alert severity="info">All users already have access to this file.</Alert>
       ) : (
         <Box component="form" noValidate onSubmit={(e) => void onSubmit(e)}>
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
-            <FormControl sx={{ minWidth: 280 }}>
-              <InputLabel id="grant-user-label">Select User</InputLabel>
-              <Select
-                labelId="grant-user-label"
-                label="Select User"
-                value={userId}
-                onChange={(e) => {
-                  setError(null);
-                  setUserId(e.target.value);
-                }}
-              >
-                {candidates.map((user) => (
-                  <MenuItem key={user.id} value={user.id}>
-                    {user.name} ({user.email})
-                  </MenuItem>
-                ))}
-              </Select>
-            </FormControl>
+            <Autocomplete
+              sx={{ minWidth: 280 }}
+              options={offered?.items ?? []}
+              loading={candidates.loading}
+              // The server searched already: show what it found.
+              filterOptions={(options) => options}
+              getOptionLabel={optionLabel}
+              isOptionEqualToValue={(a, b) => a.id === b.id}
+              value={user}
+              onChange={(_e, value) => {
+                setError(null);
+                setUser(value);
+              }}
+              inputValue={typed}
+              onInputChange={(_e, value, reason) => {
+                setTyped(value);
+                // Choosing a user writes its label in the box: that is no search.
+                if (reason !== 'reset') setSearchText(value);
+              }}
+              renderInput={(params) => <TextField {...params} label="Select User" />}
+            />
             <TextField
               label="Expires At (optional)"
               type="datetime-local"

@@ -39,8 +39,10 @@ export function FileAccessPage() {
   const banners = useBanners({ successMs: 3000 });
   const list = data?.fileAccessList;
   const now = useClockPast(list?.grants.map((g) => g.expiresAt) ?? []);
-  const holders = new Set(list?.grants.filter((g) => statusOf(g, now) === 'Active').map((g) => g.user.id));
-  const candidates = list?.allUsers.filter((u) => !holders.has(u.id)) ?? [];
+  const activeGrants = (list?.grants ?? [])
+    .filter((g) => statusOf(g, now) === 'Active')
+    .map((g) => g.id)
+    .join(' ');
 
   const revocation = useConfirmedAction({
     title: 'Revoke Access',
@@ -107,7 +109,7 @@ export function FileAccessPage() {
           </Typography>
           <GrantAccessForm
             fileId={fileId}
-            candidates={candidates}
+            activeGrants={activeGrants}
             onGranted={(message) => {
               banners.succeed(message);
               void refetch();
