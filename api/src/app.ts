@@ -8,8 +8,6 @@ import type { AppConfig } from './config.js';
 import type { Ctx } from './context.js';
 import { openDatabase } from './db/open.js';
 import { migrate } from './db/orm.js';
-import { chapterBytePaths } from './features/chapters/chapter.routes.js';
-import { streamBytePaths } from './features/streaming/stream.routes.js';
 import { uploadChunkPath } from './features/uploads/uploads.routes.js';
 import { startApollo } from './graphql/apollo.js';
 import { createFormatError } from './graphql/errors.js';
@@ -18,6 +16,7 @@ import { createSchema } from './graphql/schema.js';
 import { schemaSdl, schemaSdlPath } from './graphql/schema-sdl.js';
 import { serveGraphqlOverWebSocket } from './graphql/ws-server.js';
 import { bodyTimeouts } from './http/body-timeout.js';
+import { byteRoutes } from './http/byte-routes.js';
 import { compressAnswers } from './http/compression.js';
 import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
@@ -45,8 +44,9 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(securityHeaders());
-  app.use(compressAnswers());
   app.use(bodyTimeouts(config.bodyIdleTimeoutSeconds * 1000));
+  app.use('/api/v1', byteRoutes(orm, deps));
+  app.use(compressAnswers());
   // Node's limit on a whole request (5 minutes) would cut a direct upload of a large file on a slow
   // link; bodyTimeouts keeps it for every body but an administrator's upload.
   const server = createServer({ requestTimeout: 0 }, app);
@@ -69,10 +69,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     graphqlHttpErrorHandler(logger),
   );
   app.use('/api/v1', noStore);
-  // Byte routes check a bearer token together with the credential in their URL, not before it.
-  const bytePaths = [...streamBytePaths, ...chapterBytePaths].map((p) => `/api/v1${p}`);
-  app.get(bytePaths, byteRequestContext(orm, deps));
-  // So do an upload's chunks, together with the upload row.
+  // An upload's chunk checks a bearer token together with the upload row, not before it.
   app.post(`/api/v1${uploadChunkPath}`, byteRequestContext(orm, deps));
   app.use('/api/v1', jsonBody, requestContext(orm, deps), restRoutes(), notFoundHandler);
   app.use(webApp());

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps, Ctx, RequestMeta } from '../context.js';
 import { limitApiKeyRequest } from '../features/api-keys/api-key-rate-limit.js';
@@ -59,7 +59,17 @@ export function byteRequestContext(orm: MikroORM, deps: AppDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const meta = requestMeta(req);
     res.setHeader('X-Request-ID', meta.requestId);
-    res.locals.ctx = { em: orm.em.fork(), deps, meta, caller: null, cookies: cookieJar(req, res) };
+    // Forked on first use: a request answered from the access-facts cache never touches it.
+    let em: EntityManager | undefined;
+    res.locals.ctx = {
+      get em() {
+        return (em ??= orm.em.fork());
+      },
+      deps,
+      meta,
+      caller: null,
+      cookies: cookieJar(req, res),
+    };
     // An API key is authenticated here all the same, so its scopes and rate limit are checked
     // before the route, as on every other route.
     if (isApiKeyToken(bearerToken(req.headers.authorization))) await authenticateRequest(req, res);

@@ -1,4 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
+import { byteRouters } from '../http/byte-routes.js';
 import { restRoutes } from '../http/rest-routes.js';
 
 interface RouterLayer {
@@ -19,7 +20,7 @@ export function restOperations(): string[] {
       }
     }
   };
-  walk((restRoutes() as unknown as { stack: RouterLayer[] }).stack);
+  for (const router of [restRoutes(), ...byteRouters()]) walk((router as unknown as { stack: RouterLayer[] }).stack);
   return [...new Set(found)].sort();
 }
 

@@ -19,6 +19,7 @@ describe('the facts cache', () => {
         id: overrides.fileId ?? 'f1',
         isPublic: true,
         storagePath: 'audio/x.mp3',
+        size: 1000,
         mimeType: 'audio/mpeg',
         duration: 1,
       },

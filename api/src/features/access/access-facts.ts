@@ -28,6 +28,8 @@ export interface FileFacts {
   id: string;
   isPublic: boolean;
   storagePath: string;
+  /** Bytes stored, from the row (the file never changes once stored). */
+  size: number;
   mimeType: string;
   duration: number;
 }
@@ -62,7 +64,7 @@ export interface ChapterFacts extends AccessFacts {
 const FACTS = `ds.id as session_id, ds.device_id, ds.is_active, ds.user_id as session_user_id, ds.last_activity,
   ds.created_at as session_started_at,
   u.id as user_id, u.role, u.is_locked,
-  f.id as file_id, f.is_public, f.storage_path, f.mime_type, f.duration,
+  f.id as file_id, f.is_public, f.storage_path, f.size, f.mime_type, f.duration,
   fa.can_view, fa.expires_at as grant_expires_at`;
 
 /** The user's own grant to the file, if any: (user, file) is unique in file_access. */
@@ -90,6 +92,7 @@ function accessFacts(row: Row): AccessFacts {
             id: row.file_id as string,
             isPublic: row.is_public as boolean,
             storagePath: row.storage_path as string,
+            size: Number(row.size),
             mimeType: row.mime_type as string,
             duration: Number(row.duration),
           },

@@ -57,10 +57,11 @@ function noStore(res: Response): void {
 const PLAYLIST = '/chapters/:chapterId/playlist.m3u8';
 const KEY = '/chapters/:chapterId/key';
 
-/** Routes whose URL carries its own credential (see streamBytePaths): no authentication before them. */
+/** The paths of chapterByteRoutes. */
 export const chapterBytePaths = [PLAYLIST, KEY];
 
-/** REST /api/v1/files/:id/chapters and the chapter HLS routes under /api/v1/chapters. */
+
+/** REST /api/v1/files/:id/chapters and the chapters' segments (playlist and key: chapterByteRoutes). */
 export function chapterRoutes(): Router {
   const router = Router();
 
@@ -111,6 +112,29 @@ export function chapterRoutes(): Router {
     sendData(res, result, { streamUrl: result.streamUrl });
   });
 
+  router.get('/chapters/:chapterId/segments/:token/:segment', async (req, res) => {
+    const match = /^(\d{1,6})\.ts$/.exec(req.params.segment);
+    const index = match ? Number(match[1]) : -1;
+    const bytes = await chapterSegment(res.locals.ctx, req.params.chapterId, req.params.token, index);
+    res.setHeader('Cache-Control', IMMUTABLE);
+    res.type('video/mp2t');
+    if (bytes.kind === 'data') {
+      res.send(bytes.data);
+    } else {
+      res.sendFile(bytes.path, { cacheControl: false, lastModified: false, etag: false });
+    }
+  });
+
+  return router;
+}
+
+/**
+ * A chapter's playlist and key. Their URL carries its own credential (the chapter grant), so they
+ * run with byteRequestContext (see http/byte-routes.ts), as the stream bytes do.
+ */
+export function chapterByteRoutes(): Router {
+  const router = Router();
+
   router.get(PLAYLIST, async (req, res) => {
     const playlist = await chapterPlaylist(
       res.locals.ctx,
@@ -126,19 +150,6 @@ export function chapterRoutes(): Router {
     noStore(res);
     const key = await chapterKey(res.locals.ctx, presenterOf(req, res), req.params.chapterId, grantFrom(req.query));
     res.type('application/octet-stream').send(key);
-  });
-
-  router.get('/chapters/:chapterId/segments/:token/:segment', async (req, res) => {
-    const match = /^(\d{1,6})\.ts$/.exec(req.params.segment);
-    const index = match ? Number(match[1]) : -1;
-    const bytes = await chapterSegment(res.locals.ctx, req.params.chapterId, req.params.token, index);
-    res.setHeader('Cache-Control', IMMUTABLE);
-    res.type('video/mp2t');
-    if (bytes.kind === 'data') {
-      res.send(bytes.data);
-    } else {
-      res.sendFile(bytes.path, { cacheControl: false, lastModified: false, etag: false });
-    }
   });
 
   return router;

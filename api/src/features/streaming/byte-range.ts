@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { AppError } from '../../errors.js';
@@ -63,19 +63,25 @@ export async function sendByteRange(req: Request, res: Response, source: ByteSou
   }
   const start = range.kind === 'partial' ? range.start : 0;
   const end = range.kind === 'partial' ? range.end : source.length - 1;
+  // Opened before any header goes out, so a file gone from the disk is a 404, not a cut answer.
+  const file = await open(source.path).catch(() => {
+    throw new AppError('NOT_FOUND', 'Audio file not found');
+  });
   res.status(range.kind === 'partial' ? 206 : 200);
   res.setHeader('Content-Type', source.contentType);
   res.setHeader('Content-Length', String(end - start + 1));
   if (range.kind === 'partial') res.setHeader('Content-Range', `bytes ${start}-${end}/${source.length}`);
   if (req.method === 'HEAD' || end < start) {
+    await file.close();
     res.end();
     return;
   }
-  // 128 KiB reads: half the read calls and response writes of the 64 KiB default.
-  const stream = createReadStream(source.path, {
+  // 128 KiB reads: half the read calls and response writes of the 64 KiB default. A shorter range
+  // gets a buffer of its own length, not 128 KiB for 64 KiB of bytes. The stream closes the file.
+  const stream = file.createReadStream({
     start: source.offset + start,
     end: source.offset + end,
-    highWaterMark: READ_BYTES,
+    highWaterMark: Math.min(READ_BYTES, end - start + 1),
   });
   const { recheck } = source;
   let checking = false;

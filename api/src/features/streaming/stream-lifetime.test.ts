@@ -7,7 +7,7 @@ import { createUser, signIn } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { StreamClient } from '../../test/stream-client.js';
 import { createStoredAudioFile, grantFile, removeTones, setGrant } from '../../test/stream-fixtures.js';
-import type { AudioFile } from '../files/audio-file.entity.js';
+import { AudioFile } from '../files/audio-file.entity.js';
 import { RECHECK_MS } from './byte-range.js';
 
 /** How long a stream's credentials and open responses live, and what one byte request costs. */
@@ -62,6 +62,8 @@ describe('an open stream', () => {
   async function bigGrantedFile() {
     const big = await createStoredAudioFile(t, { seconds: 20 });
     await writeFile(path.join(t.config.dataDir, big.storagePath), Buffer.alloc(size));
+    // The row's size is what the server serves by, as it was when the file was stored.
+    await t.app.orm.em.fork().nativeUpdate(AudioFile, { id: big.id }, { size });
     const user = await createUser(t);
     const grantId = await grantFile(t, user.id, big.id);
     return { big, grantId, session: await signIn(t, user.email) };

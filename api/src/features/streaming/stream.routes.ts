@@ -12,18 +12,16 @@ const PRIVATE_BYTES = 'private, no-store';
 const STREAM_BYTES = '/drm/stream/:token';
 const SIGNED_BYTES = '/drm/signed/:fileId';
 
-/**
- * The routes whose URL carries its own credential: app.ts gives them a request context that does
- * not authenticate, for the route checks any bearer token together with that credential.
- */
+/** The paths of streamByteRoutes. */
 export const streamBytePaths = [STREAM_BYTES, SIGNED_BYTES];
+
 
 /** The bearer token and device id a byte request came with besides the credential in its URL. */
 export function presenterOf(req: Request, res: Response): Presenter {
   return { token: bearerToken(req.headers.authorization), deviceId: res.locals.ctx.meta.deviceId };
 }
 
-/** REST /api/v1/drm: stream sessions, signed seek URLs and the bytes behind them. */
+/** REST /api/v1/drm: stream sessions and signed seek URLs (their bytes: streamByteRoutes). */
 export function streamRoutes(): Router {
   const router = Router();
 
@@ -35,6 +33,21 @@ export function streamRoutes(): Router {
     sendData(res, await streams.createStreamSession(res.locals.ctx, req.params.fileId));
   });
 
+  router.post('/drm/signed-url/:fileId', async (req, res) => {
+    sendData(res, await streams.createSignedUrl(res.locals.ctx, req.params.fileId, req.body));
+  });
+
+  return router;
+}
+
+/**
+ * The bytes behind stream tokens and signed URLs. Their URL carries its own credential, so they
+ * run with byteRequestContext (see http/byte-routes.ts): the route checks any bearer token
+ * together with that credential.
+ */
+export function streamByteRoutes(): Router {
+  const router = Router();
+
   // The media element cannot send headers: the token in the path is the credential, re-checked each time.
   const streamBytes = async (req: Request<{ token: string }>, res: Response) => {
     const bytes = await streams.openStreamSession(res.locals.ctx, presenterOf(req, res), req.params.token);
@@ -42,10 +55,6 @@ export function streamRoutes(): Router {
   };
   router.get(STREAM_BYTES, streamBytes);
   router.head(STREAM_BYTES, streamBytes);
-
-  router.post('/drm/signed-url/:fileId', async (req, res) => {
-    sendData(res, await streams.createSignedUrl(res.locals.ctx, req.params.fileId, req.body));
-  });
 
   const signedBytes = async (req: Request<{ fileId: string }>, res: Response) => {
     const bytes = await streams.openSignedUrl(res.locals.ctx, presenterOf(req, res), req.params.fileId, {

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
@@ -89,11 +88,13 @@ export async function createStreamSession(ctx: Ctx, fileId: string): Promise<Str
   return { sessionToken, duration: file.duration, streamUrl: `/api/v1/drm/stream/${sessionToken}`, expiresAt };
 }
 
-async function storedBytes(ctx: Ctx, file: Pick<FileFacts, 'storagePath'>): Promise<{ path: string; size: number }> {
-  const path = resolveStoredPath(ctx.deps.config.dataDir, file.storagePath);
-  const info = await stat(path).catch(() => null);
-  if (!info?.isFile()) throw new AppError('NOT_FOUND', 'Audio file not found');
-  return { path, size: info.size };
+/**
+ * Where a stored file's bytes are and how many: the size its row took when it was stored (the
+ * files never change), so a byte request costs no stat. A file gone from the disk is answered 404
+ * when sendByteRange opens it.
+ */
+function storedBytes(ctx: Ctx, file: Pick<FileFacts, 'storagePath' | 'size'>): { path: string; size: number } {
+  return { path: resolveStoredPath(ctx.deps.config.dataDir, file.storagePath), size: file.size };
 }
 
 /** The whole file behind a stream token, after re-checking everything the session was bound to. */
@@ -117,7 +118,7 @@ export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: s
       const now = await current();
       await allowStream(ctx, now, issuedIn(now));
     };
-    const bytes = await storedBytes(ctx, facts.file);
+    const bytes = storedBytes(ctx, facts.file);
     return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType, recheck };
   });
 }
@@ -209,7 +210,7 @@ export async function openSignedUrl(
       if (!isLiveExpiry(exp)) throw streamRefused();
       await allowStream(ctx, await current(), st);
     };
-    const bytes = await storedBytes(ctx, file);
+    const bytes = storedBytes(ctx, file);
     const from = byteAt(start, file.duration, bytes.size);
     const to = end === -1 ? bytes.size : byteAt(end, file.duration, bytes.size);
     return { path: bytes.path, offset: from, length: Math.max(0, to - from), contentType: file.mimeType, recheck };
