@@ -1,11 +1,18 @@
-import { open } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { AppError } from '../../errors.js';
+import { OpenFiles } from './open-files.js';
 
 export type ByteRange = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 const READ_BYTES = 128 * 1024;
+/** Files a player is reading stay open this long after their last range; at most this many. */
+const openFiles = new OpenFiles(10_000, 256);
+/** Buffers for single-read answers, reused once the answer has gone out; at most this many kept. */
+const spareBuffers: Buffer[] = [];
+const MAX_SPARE_BUFFERS = 64;
 /** How often an open response checks that its caller may still have the bytes. */
 export const RECHECK_MS = 2000;
 
@@ -63,27 +70,51 @@ export async function sendByteRange(req: Request, res: Response, source: ByteSou
   }
   const start = range.kind === 'partial' ? range.start : 0;
   const end = range.kind === 'partial' ? range.end : source.length - 1;
+  const length = end - start + 1;
   // Opened before any header goes out, so a file gone from the disk is a 404, not a cut answer.
-  const file = await open(source.path).catch(() => {
-    throw new AppError('NOT_FOUND', 'Audio file not found');
-  });
-  res.status(range.kind === 'partial' ? 206 : 200);
-  res.setHeader('Content-Type', source.contentType);
-  res.setHeader('Content-Length', String(end - start + 1));
-  if (range.kind === 'partial') res.setHeader('Content-Range', `bytes ${start}-${end}/${source.length}`);
-  if (req.method === 'HEAD' || end < start) {
-    await file.close();
-    res.end();
+  await openFiles
+    .with(source.path, async (file) => {
+      res.status(range.kind === 'partial' ? 206 : 200);
+      res.setHeader('Content-Type', source.contentType);
+      res.setHeader('Content-Length', String(length));
+      if (range.kind === 'partial') res.setHeader('Content-Range', `bytes ${start}-${end}/${source.length}`);
+      if (req.method === 'HEAD' || length <= 0) res.end();
+      else if (length <= READ_BYTES) await sendOneRead(res, file, source.offset + start, length);
+      else await streamRange(req, res, file, source.offset + start, source.offset + end, source.recheck);
+    })
+    .catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ENOENT' ? new AppError('NOT_FOUND', 'Audio file not found') : err;
+    });
+}
+
+/**
+ * A range that fits one read (the player's seeks, 64 KiB probes): read into a spare buffer and
+ * sent with the headers in one write. The buffer is reused once the answer has gone out; one whose
+ * answer was cut off is left to the garbage collector, as the socket may still hold it.
+ */
+async function sendOneRead(res: Response, file: FileHandle, position: number, length: number): Promise<void> {
+  const buffer = spareBuffers.pop() ?? Buffer.allocUnsafeSlow(READ_BYTES);
+  const { bytesRead } = await file.read(buffer, 0, length, position);
+  if (bytesRead < length) {
+    // The file is shorter than its row says: never send what the headers do not describe.
+    res.destroy();
     return;
   }
-  // 128 KiB reads: half the read calls and response writes of the 64 KiB default. A shorter range
-  // gets a buffer of its own length, not 128 KiB for 64 KiB of bytes. The stream closes the file.
-  const stream = file.createReadStream({
-    start: source.offset + start,
-    end: source.offset + end,
-    highWaterMark: Math.min(READ_BYTES, end - start + 1),
-  });
-  const { recheck } = source;
+  res.once('finish', () => spareBuffers.length < MAX_SPARE_BUFFERS && spareBuffers.push(buffer));
+  res.end(buffer.subarray(0, length));
+}
+
+/** A longer range streamed in 128 KiB reads, re-checking every RECHECK_MS that it may go on. */
+async function streamRange(
+  req: Request,
+  res: Response,
+  file: FileHandle,
+  start: number,
+  end: number,
+  recheck: ByteSource['recheck'],
+): Promise<void> {
+  // On the open descriptor, which the stream must not close: openFiles holds it.
+  const stream = createReadStream('', { fd: file.fd, autoClose: false, start, end, highWaterMark: READ_BYTES });
   let checking = false;
   const timer = recheck
     ? setInterval(() => {
