@@ -12,6 +12,8 @@ interface Server {
   /** What a HEAD of the stream answers. */
   headStatus: number;
   signedUrlStatus: number;
+  /** While set, signed URLs are held back until it resolves (a slow network). */
+  signedUrlGate: Promise<void> | null;
   calls: { method: string; path: string; body: unknown }[];
 }
 let server: Server;
@@ -33,6 +35,7 @@ async function fakeFetch(input: string, init: RequestInit = {}): Promise<Respons
   }
   if (method === 'HEAD' && path.startsWith('/drm/stream/')) return new Response(null, { status: server.headStatus });
   if (method === 'POST' && path.startsWith('/drm/signed-url/')) {
+    if (server.signedUrlGate) await server.signedUrlGate;
     if (server.signedUrlStatus !== 200) return json(server.signedUrlStatus, { success: false, message: 'no' });
     const { startTime } = JSON.parse(String(init.body)) as { startTime: number };
     return json(200, { success: true, data: { signedUrl: `/api/v1/drm/signed/f1?start=${startTime}` } });
@@ -109,7 +112,14 @@ const text = (id: string) => screen.getByTestId(id).textContent;
 const audioSrc = () => screen.getByTestId('audio').getAttribute('src');
 
 beforeEach(() => {
-  server = { sessions: [], sessionStatuses: [], headStatus: 200, signedUrlStatus: 200, calls: [] };
+  server = {
+    sessions: [],
+    sessionStatuses: [],
+    headStatus: 200,
+    signedUrlStatus: 200,
+    signedUrlGate: null,
+    calls: [],
+  };
   media = null;
   vi.stubGlobal('fetch', vi.fn(fakeFetch));
 });
@@ -203,6 +213,42 @@ describe('useSecurePlayback', () => {
     expect((screen.getByTestId('audio') as HTMLAudioElement).currentTime).toBe(60);
     // It was playing since the first seek: a skip keeps it playing.
     expect(text('playing')).toBe('streaming');
+  });
+
+  it('plays from the new place when play is pressed while a skip is on its way, not from the old one', async () => {
+    show(FILE);
+    await waitFor(() => expect(text('status')).toBe('ready'));
+    const audio = screen.getByTestId('audio') as HTMLAudioElement;
+    let release = () => {};
+    server.signedUrlGate = new Promise((resolve) => (release = resolve));
+    fireEvent.click(screen.getByText('skip to 60'));
+    expect(text('position')).toBe('60');
+    fireEvent.click(screen.getByText('toggle'));
+    // Nothing is heard from 0:00 meanwhile, so nothing at 0:00 can be reported.
+    expect(audio.play).not.toHaveBeenCalled();
+    expect(text('playing')).toBe('paused');
+
+    await act(async () => release());
+    await waitFor(() => expect(audioSrc()).toBe('/api/v1/drm/signed/f1?start=60'));
+    await waitFor(() => expect(text('playing')).toBe('streaming'));
+    expect(text('position')).toBe('60');
+  });
+
+  it('stays paused at the new place when pause is pressed while a skip is on its way', async () => {
+    show(FILE);
+    await waitFor(() => expect(text('status')).toBe('ready'));
+    fireEvent.click(screen.getByText('toggle'));
+    await waitFor(() => expect(text('playing')).toBe('streaming'));
+    let release = () => {};
+    server.signedUrlGate = new Promise((resolve) => (release = resolve));
+    // The seek bar resumes playing by default; the pause pressed before the URL arrives wins.
+    fireEvent.click(screen.getByText('seek past end'));
+    fireEvent.click(screen.getByText('toggle'));
+    expect(text('playing')).toBe('paused');
+
+    await act(async () => release());
+    await waitFor(() => expect(audioSrc()).toBe('/api/v1/drm/signed/f1?start=119.5'));
+    expect(text('playing')).toBe('paused');
   });
 
   it('empties the element when the player is closed (signed out)', async () => {

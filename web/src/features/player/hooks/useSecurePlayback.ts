@@ -88,6 +88,10 @@ export function useSecurePlayback(file: PlaybackSource | null) {
   const stopped = useRef(false);
   // Seeks in flight: only the latest one may set the source (quick skips overtake each other).
   const lastSeek = useRef(0);
+  // While a seek's signed URL is on its way: whether to play from the new place once it is there.
+  // Play and pause pressed meanwhile change this instead of the old source, so the old place is
+  // neither heard nor reported (a pause there would save the wrong position).
+  const seeking = useRef<{ play: boolean } | null>(null);
 
   // A new file or a re-opened session starts over from 'initializing', set during render so the
   // old status is never shown with the new round. A new file also starts its clock afresh.
@@ -109,6 +113,10 @@ export function useSecurePlayback(file: PlaybackSource | null) {
   const play = useCallback(async () => {
     const audio = audioRef.current;
     if (!audio) return setError('Audio player not available');
+    if (seeking.current) {
+      seeking.current.play = true;
+      return;
+    }
     try {
       await audio.play();
     } catch (e) {
@@ -137,14 +145,21 @@ export function useSecurePlayback(file: PlaybackSource | null) {
 
   useEffect(() => {
     const audio = audioRef.current;
+    // A seek still on its way belongs to the file that is going: it must not set the source.
+    const dropSeek = () => {
+      lastSeek.current++;
+      seeking.current = null;
+    };
     if (!fileId) {
       // Closed (signed out): nothing more is read or heard.
       loadedKey.current = null;
+      dropSeek();
       return unload(audio);
     }
     if (loadedKey.current !== loadKey) {
       // Another file: the last one stops before this one's session opens.
       loadedKey.current = loadKey;
+      dropSeek();
       unload(audio);
       resume.current = startAt > 0 ? { position: startAt, play: false } : null;
     }
@@ -244,35 +259,44 @@ export function useSecurePlayback(file: PlaybackSource | null) {
       if (!streamUrl) return;
       const at = Math.min(Math.max(0, target), Math.max(0, duration - END_MARGIN_SECONDS));
       const seekId = ++lastSeek.current;
+      // Playing goes on from the new place; so does a play pressed during an earlier skip.
+      seeking.current = { play: thenPlay || (seeking.current?.play ?? !audio.paused) };
       setPosition(at);
       setError(null);
+      let signedUrl: string | null = null;
       try {
-        const { signedUrl } = await createSignedUrl(fileId ?? '', at);
-        if (seekId !== lastSeek.current) return;
-        // Play pressed while the URL was on its way counts as much as the seek bar's resume.
-        const playNow = thenPlay || !audio.paused;
-        source.current = { kind: 'signed', offset: at };
-        audio.src = signedUrl;
-        if (playNow) await play();
+        ({ signedUrl } = await createSignedUrl(fileId ?? '', at));
       } catch (e) {
-        if (seekId !== lastSeek.current) return;
         console.warn('Signed URL unavailable; seeking in the regular stream', e);
-        seekInStream(at, thenPlay || !audio.paused);
       }
+      if (seekId !== lastSeek.current) return;
+      const playNow = seeking.current?.play ?? false;
+      seeking.current = null;
+      if (!signedUrl) return seekInStream(at, playNow);
+      source.current = { kind: 'signed', offset: at };
+      audio.src = signedUrl;
+      if (playNow) await play();
     },
     [duration, fileId, play, seekInStream, streamUrl],
   );
 
+  const pause = useCallback(() => {
+    if (seeking.current) seeking.current.play = false;
+    audioRef.current?.pause();
+  }, []);
+
   const togglePlay = useCallback(() => {
     const audio = audioRef.current;
     if (!audio) return setError('Audio player not available');
-    if (audio.paused) void play();
-    else audio.pause();
-  }, [play]);
+    const playingOrAboutTo = seeking.current ? seeking.current.play : !audio.paused;
+    if (playingOrAboutTo) pause();
+    else void play();
+  }, [play, pause]);
 
   /** Ends playback for good (access revoked, signed out): no bytes are read after this. */
   const stop = useCallback((message: string) => {
     stopped.current = true;
+    seeking.current = null;
     unload(audioRef.current);
     // The listeners go with the session token, so the element's own pause event is not heard.
     setPlaying(false);
@@ -280,8 +304,6 @@ export function useSecurePlayback(file: PlaybackSource | null) {
     setStatus('error');
     setError(message);
   }, []);
-
-  const pause = useCallback(() => audioRef.current?.pause(), []);
 
   return { audioRef, status, error, duration, position, playing, seek, play, togglePlay, pause, stop };
 }
