@@ -35,6 +35,13 @@ const MAX_SOCKET_PATH = 107;
  */
 const workerProgram = new URL('./embedded-worker.js', import.meta.url);
 
+/**
+ * The worker's JavaScript only passes bytes between the socket and the WASM heap: a 4 MiB young
+ * generation instead of V8's default 16-32 MiB. Measured: idle RSS after a restart 253-281 MiB
+ * without it, 238-241 with it (two runs each, same machine and hour).
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4 };
+
 function nextMessage(worker: Worker): Promise<EmbeddedWorkerMessage> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: EmbeddedWorkerMessage) => {
@@ -114,7 +121,7 @@ async function startWorker(dataDir: string | undefined): Promise<EmbeddedDatabas
   await removeStaleSocket(socketFile);
   const removeSocket = () => rmSync(socket.temporary ? socket.dir : socketFile, { recursive: true, force: true });
   const workerData: EmbeddedWorkerData = { dataDir, socketPath: socketFile };
-  const worker = new Worker(workerProgram, { workerData });
+  const worker = new Worker(workerProgram, { workerData, resourceLimits: WORKER_LIMITS });
   const started = await nextMessage(worker).catch(async (err: unknown) => {
     await worker.terminate();
     removeSocket();
