@@ -11,8 +11,10 @@ const MIN_BYTES = 1024;
  * and keys, covers or any range answer: their types are not text, media is compressed already, and
  * a range's bytes must be the stored ones. Answers already encoded (the build's precompressed
  * assets) pass through. Compressing answers that carry secrets is safe here because no credential
- * is ambient (bearer tokens, no cookies): another site cannot make a signed-in request and watch
- * its size, which a BREACH-style guess needs.
+ * they need is ambient (bearer tokens): another site cannot make a signed-in request and watch its
+ * size, which a BREACH-style guess needs. The one cookie, the stream proof, is SameSite=Strict,
+ * scoped to the byte paths and only proves a session beside the URL's own credential; those paths
+ * are served ahead of this middleware (http/byte-routes.ts) and never compressed.
  */
 export function compressAnswers(): RequestHandler {
   const compress = compression({
