@@ -1,6 +1,7 @@
 import type { AppConfig } from './config.js';
 import type { AppDeps } from './context.js';
 import { accessFactsCaches } from './features/access/access-facts-cache.js';
+import { apiKeyLimits } from './features/api-keys/api-key-rate-limit.js';
 import { authLimits } from './features/auth/rate-limiter.js';
 import { progressLimits } from './features/progress/progress.service.js';
 import { hashThread } from './features/uploads/hash-thread.js';
@@ -13,7 +14,7 @@ export function createAppDeps(config: AppConfig, logger: Logger): { deps: AppDep
   const { caches, pubSub } = accessFactsCaches(bus.pubSub, logger);
   hashThread.onFailure = (err) => logger.error('uploads.hash_thread_failed', { error: String(err) });
   return {
-    deps: { config, pubSub, logger, accessFacts: caches, ...authLimits(config), ...progressLimits() },
+    deps: { config, pubSub, logger, accessFacts: caches, ...authLimits(config), ...progressLimits(), ...apiKeyLimits() },
     events: { pubSub, close: () => bus.close() },
   };
 }

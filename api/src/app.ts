@@ -52,7 +52,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   const server = createServer({ requestTimeout: 0 }, app);
 
   const formatError = createFormatError(logger);
-  const webSocket = serveGraphqlOverWebSocket({ server, schema, orm, deps, formatError });
+  const webSocket = serveGraphqlOverWebSocket({ server, app, schema, orm, deps, formatError });
   const apollo = await startApollo({ server, schema, formatError, webSocket });
 
   app.get('/healthz', (_req, res) => {

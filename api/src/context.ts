@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from './config.js';
-import type { ApiKeyRateLimiter } from './features/api-keys/api-key-rate-limit.js';
 import type { ApiKeyScope } from './features/api-keys/api-key-scopes.js';
 import type { DeviceSession } from './features/auth/device-session.entity.js';
 import type { User } from './features/users/user.entity.js';
@@ -29,8 +28,8 @@ export interface AppDeps {
   progressLimiter: RateLimiter;
   /** What byte requests are checked against, kept between requests (access-facts-cache.ts). */
   accessFacts: AccessFactsCaches;
-  /** Requests per API key per minute. */
-  apiKeyLimiter: ApiKeyRateLimiter;
+  /** Requests per API key per minute, each key with its own limit. */
+  apiKeyLimiter: RateLimiter;
 }
 
 /** Who is asking: a signed-in user on one of their device sessions, or an API key acting for a user. */

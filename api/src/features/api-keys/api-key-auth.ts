@@ -93,7 +93,11 @@ function callerOf(key: KeyRecord, user: User): ApiKeyCaller {
  * neither revoked nor expired and its user unlocked (a deleted user's keys are gone with them).
  * Keys are not device sessions: no device id, no device count, no account lock.
  */
-export async function authenticateApiKey(em: EntityManager, token: string, address: string | null): Promise<ApiKeyCaller> {
+export async function authenticateApiKey(
+  em: EntityManager,
+  token: string,
+  address: string | null,
+): Promise<ApiKeyCaller> {
   const match = tokenPattern.exec(token);
   if (!match) throw invalidKey();
   const found = await findKeyWithUser(em, keyIdOf(match[1]));

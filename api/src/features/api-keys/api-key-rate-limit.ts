@@ -1,48 +1,44 @@
 import type { Response } from 'express';
 import type { ApiKeyCredential } from '../../context.js';
 import { AppError } from '../../errors.js';
+import { RateLimiter, type RateLimitState } from '../auth/rate-limiter.js';
 
-const WINDOW_MS = 60_000;
+/** A key's own limit applies to each hit; this one only sizes a fresh limiter. */
+const DEFAULT_PER_MINUTE = 600;
 
 /**
- * Requests per key per minute, each key with its own limit, counted in a fixed window in this
- * process's memory like the sign-in limits (replicas count for themselves).
+ * Requests per API key per minute, counted in this process's memory like the sign-in limits
+ * (replicas count for themselves): HTTP requests and WebSocket connections and subscriptions alike.
  */
-export class ApiKeyRateLimiter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+export function apiKeyLimits() {
+  return { apiKeyLimiter: new RateLimiter(DEFAULT_PER_MINUTE, 60_000) };
+}
 
-  /** Counts a request of the key; what is left of its window, for the RateLimit-* headers. */
-  hit(keyId: string, limit: number, now = Date.now()): { allowed: boolean; remaining: number; resetSeconds: number } {
-    let window = this.windows.get(keyId);
-    if (!window || window.resetAt <= now) {
-      if (this.windows.size > 10_000) this.sweep(now);
-      window = { count: 0, resetAt: now + WINDOW_MS };
-      this.windows.set(keyId, window);
-    }
-    window.count += 1;
-    return {
-      allowed: window.count <= limit,
-      remaining: Math.max(0, limit - window.count),
-      resetSeconds: Math.ceil((window.resetAt - now) / 1000),
-    };
-  }
-
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
-  }
+/** Counts a use of the key: RATE_LIMITED over its limit, with where its window stands either way. */
+export function countApiKeyUse(
+  limiter: RateLimiter,
+  key: ApiKeyCredential,
+): { state: RateLimitState; refused: AppError | null } {
+  const state = limiter.count(key.id, key.rateLimitPerMinute);
+  const refused = state.allowed
+    ? null
+    : new AppError('RATE_LIMITED', 'This API key made too many requests. Please try again later.', {
+        retryAfterSeconds: state.resetSeconds,
+      });
+  return { state, refused };
 }
 
 /**
  * Counts a request made with an API key and says so in the IETF draft's RateLimit-Limit,
  * RateLimit-Remaining and RateLimit-Reset headers; over the limit, RATE_LIMITED with Retry-After.
  */
-export function limitApiKeyRequest(limiter: ApiKeyRateLimiter, key: ApiKeyCredential, res: Response): void {
-  const state = limiter.hit(key.id, key.rateLimitPerMinute);
+export function limitApiKeyRequest(limiter: RateLimiter, key: ApiKeyCredential, res: Response): void {
+  const { state, refused } = countApiKeyUse(limiter, key);
   res.setHeader('RateLimit-Limit', String(key.rateLimitPerMinute));
   res.setHeader('RateLimit-Remaining', String(state.remaining));
   res.setHeader('RateLimit-Reset', String(state.resetSeconds));
-  if (!state.allowed) {
+  if (refused) {
     res.setHeader('Retry-After', String(state.resetSeconds));
-    throw new AppError('RATE_LIMITED', 'This API key made too many requests. Please try again later.');
+    throw refused;
   }
 }

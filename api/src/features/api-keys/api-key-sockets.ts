@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKeyCaller, AppDeps } from '../../context.js';
+import { isAdmin } from '../auth/auth.policy.js';
 import { recheckApiKeyCaller } from './api-key-auth.js';
 
 /** setTimeout's longest delay; a later expiry is re-checked then, and waited for again. */
@@ -27,7 +28,8 @@ export function closeWhenApiKeyEnds(
   const recheck = async () => {
     if (stopped) return;
     const current = await recheckApiKeyCaller(fork(), caller);
-    if (!current) {
+    // A demoted administrator's key keeps its user's lesser rights, but not what it subscribed to as one.
+    if (!current || (isAdmin(caller.user) && !isAdmin(current.user))) {
       stop();
       close();
     } else {
@@ -37,7 +39,11 @@ export function closeWhenApiKeyEnds(
   const failed = (err: unknown) => deps.logger.error('api_keys.socket_recheck_failed', { error: String(err) });
   const scheduleExpiry = (expiresAt: Date | null) => {
     clearTimeout(timer);
-    if (expiresAt) timer = setTimeout(() => void recheck().catch(failed), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt.getTime() - Date.now())));
+    if (expiresAt)
+      timer = setTimeout(
+        () => void recheck().catch(failed),
+        Math.min(MAX_TIMER_MS, Math.max(0, expiresAt.getTime() - Date.now())),
+      );
   };
   scheduleExpiry(caller.apiKey.expiresAt);
   void (async () => {

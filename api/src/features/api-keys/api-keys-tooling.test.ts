@@ -2,10 +2,8 @@ import { readFileSync } from 'node:fs';
 import { codegen } from '@graphql-codegen/core';
 import * as typescriptPlugin from '@graphql-codegen/typescript';
 import { buildClientSchema, getIntrospectionQuery, parse, printSchema, type IntrospectionQuery } from 'graphql';
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { newKey as newKeyAs } from '../../test/api-keys.js';
+import { newKey as newKeyAs, subscribeWithKey, waitFor } from '../../test/api-keys.js';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createAudioFile } from '../../test/library-fixtures.js';
@@ -24,41 +22,6 @@ afterAll(async () => {
 async function newKey(scopes: string[], extra: Record<string, unknown> = {}): Promise<{ secret: string; id: string }> {
   const key = await newKeyAs(t, admin, admin.userId, scopes, { name: 'tooling', ...extra });
   return { secret: key.secret, id: key.apiKey.id };
-}
-
-/** A script's subscription to a file's chapter events with a key: the events seen and how the socket closed. */
-function subscribeWithKey(secret: string, fileId: string) {
-  const events: unknown[] = [];
-  let closeCode: number | null = null;
-  const client = createClient({
-    url: t.url.replace(/^http/, 'ws') + '/graphql',
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${secret}` },
-    retryAttempts: 0,
-    lazy: false,
-    // The close is what these tests wait for; the client would print it to the console.
-    onNonLazyError: () => {},
-  });
-  const connected = new Promise<void>((resolve, reject) => {
-    client.on('connected', () => resolve());
-    client.on('closed', (e) => {
-      closeCode = (e as { code: number }).code;
-      reject(new Error(`closed ${closeCode}`));
-    });
-  });
-  client.subscribe(
-    { query: `subscription { chapterEvents(fileId: "${fileId}") { fileId status } }` },
-    { next: ({ data }) => events.push(data), error: () => {}, complete: () => {} },
-  );
-  return { events, connected, closeCode: () => closeCode, dispose: () => client.dispose() };
-}
-
-async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('API keys with standard tooling', () => {
@@ -99,7 +62,7 @@ describe('API keys with standard tooling', () => {
   it('keep a graphql-ws subscription of a key open until the key is revoked', async () => {
     const file = await createAudioFile(t);
     const key = await newKey(['LIBRARY_READ']);
-    const sub = subscribeWithKey(key.secret, file.id);
+    const sub = subscribeWithKey(t.url, key.secret, file.id);
     await sub.connected;
     await new Promise((r) => setTimeout(r, 150));
     const created = await t.gql(
@@ -120,7 +83,7 @@ describe('API keys with standard tooling', () => {
   it('close the subscription of a key when it expires, and refuse it from then on', async () => {
     const file = await createAudioFile(t);
     const key = await newKey(['LIBRARY_READ'], { expiresAt: new Date(Date.now() + 2500).toISOString() });
-    const sub = subscribeWithKey(key.secret, file.id);
+    const sub = subscribeWithKey(t.url, key.secret, file.id);
     await sub.connected;
     await waitFor(() => sub.closeCode() !== null, 'the socket to close at expiry', 8000);
     expect(sub.closeCode()).toBe(4403);

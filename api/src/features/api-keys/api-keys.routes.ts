@@ -12,7 +12,12 @@ export function apiKeysRoutes(): Router {
 
   router.post('/admin/api-keys', async (req, res) => {
     const created = await apiKeys.createApiKey(res.locals.ctx, req.body ?? {});
-    sendData(res, created.apiKey, { secret: created.secret, message: 'API key created: copy its secret now, it is not shown again' }, 201);
+    sendData(
+      res,
+      created.apiKey,
+      { secret: created.secret, message: 'API key created: copy its secret now, it is not shown again' },
+      201,
+    );
   });
 
   router.delete('/admin/api-keys/:id', async (req, res) => {

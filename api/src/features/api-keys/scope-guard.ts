@@ -26,7 +26,9 @@ function guardField(field: Field, required: ScopeRequirement | undefined): void 
  * object fields the policy names; other fields cost nothing more. Over HTTP and WebSocket alike.
  */
 export function guardSchemaScopes(schema: GraphQLSchema): GraphQLSchema {
-  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t) => t != null);
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(
+    (t) => t != null,
+  );
   for (const root of roots) {
     for (const field of Object.values(root.getFields())) guardField(field, graphqlScopes[`${root.name}.${field.name}`]);
   }

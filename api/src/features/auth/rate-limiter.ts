@@ -1,5 +1,4 @@
 import type { AppConfig } from '../../config.js';
-import { ApiKeyRateLimiter } from '../api-keys/api-key-rate-limit.js';
 
 /** Wrong passwords in a row that lock sign-in for an account (or an email without one) a while. */
 export const MAX_FAILED_LOGINS = 5;
@@ -19,18 +18,28 @@ export function lockAfter(failures: number): number | null {
 /** Own email changes allowed per account per hour. */
 const EMAIL_CHANGES_PER_HOUR = 5;
 
-/** The sign-in, profile and API key limits an app keeps in its process's memory (AppDeps). */
+/** The sign-in and profile limits an app keeps in its process's memory (AppDeps). */
 export function authLimits(config: Pick<AppConfig, 'loginRateLimitPerMinute'>) {
   return {
     loginLimiter: new RateLimiter(config.loginRateLimitPerMinute, 60_000),
     emailChangeLimiter: new RateLimiter(EMAIL_CHANGES_PER_HOUR, 3600_000),
     phantomLocks: new FailureLocks(),
     knownDeviceLocks: new FailureLocks(),
-    apiKeyLimiter: new ApiKeyRateLimiter(),
   };
 }
 
-/** A fixed-window counter per key, in process memory; enough to blunt password guessing per IP. */
+/** Where a key stands in its window, for RateLimit-* headers. */
+export interface RateLimitState {
+  allowed: boolean;
+  remaining: number;
+  /** Seconds until the window starts anew. */
+  resetSeconds: number;
+}
+
+/**
+ * A fixed-window counter per key, in process memory; enough to blunt password guessing per IP.
+ * Every key has the limit given at construction, unless a hit names its own (each API key's).
+ */
 export class RateLimiter {
   private readonly hits = new Map<string, { count: number; resetAt: number }>();
 
@@ -41,14 +50,23 @@ export class RateLimiter {
 
   /** Counts a hit; false when the key is over its limit for the current window. */
   hit(key: string, now = Date.now()): boolean {
-    const entry = this.hits.get(key);
+    return this.count(key, this.limit, now).allowed;
+  }
+
+  /** Counts a hit against `limit`, and tells where the key's window stands. */
+  count(key: string, limit = this.limit, now = Date.now()): RateLimitState {
+    let entry = this.hits.get(key);
     if (!entry || entry.resetAt <= now) {
       if (this.hits.size > 50_000) this.sweep(now);
-      this.hits.set(key, { count: 1, resetAt: now + this.windowMs });
-      return true;
+      entry = { count: 0, resetAt: now + this.windowMs };
+      this.hits.set(key, entry);
     }
     entry.count += 1;
-    return entry.count <= this.limit;
+    return {
+      allowed: entry.count <= limit,
+      remaining: Math.max(0, limit - entry.count),
+      resetSeconds: Math.ceil((entry.resetAt - now) / 1000),
+    };
   }
 
   private sweep(now: number): void {

@@ -42,13 +42,16 @@ function decodedFileName(raw: string | undefined): string | undefined {
  */
 async function authorizeChunk(ctx: Ctx, token: string | null, headers: ChunkHeaders) {
   const id = uuidPattern.test(headers.uploadId ?? '') ? parseId(headers.uploadId) : null;
-  const found = await authenticateWith(
-    ctx.em,
-    ctx.deps.config,
-    token,
-    ctx.meta.deviceId,
-    id === null ? null : { entity: UploadSession, id },
-  );
+  // An API key was authenticated (and counted) before the route: only the upload is left to read.
+  const found = ctx.caller?.apiKey
+    ? { caller: ctx.caller, companion: id === null ? null : await ctx.em.findOne(UploadSession, { id }) }
+    : await authenticateWith(
+        ctx.em,
+        ctx.deps.config,
+        token,
+        ctx.meta.deviceId,
+        id === null ? null : { entity: UploadSession, id },
+      );
   const fileName = decodedFileName(headers.fileName);
   const caller = requireAdmin({ ...ctx, caller: found.caller });
   const h = parseInput(chunkHeadersSchema, { ...headers, fileName });
