@@ -40,6 +40,8 @@ describe('admin: API keys and the GraphQL explorer', () => {
     // A listener's key cannot have an administrator's scopes.
     expect(await page.getByRole('checkbox', { name: 'users:write' }).isDisabled()).toBe(true);
     expect(await page.getByRole('checkbox', { name: 'library:read' }).isChecked()).toBe(true);
+    // The stream scope is reserved: no key may have it yet, so it is not offered.
+    expect(await page.getByRole('checkbox', { name: 'stream' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Create Key' }).click();
     const secret = page.getByTestId('api-key-secret');
     await secret.waitFor();

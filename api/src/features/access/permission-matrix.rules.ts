@@ -65,6 +65,7 @@ const apiKeys = 'API keys: src/features/api-keys/api-keys.test.ts';
 /** Operations of other features, each with the test that walks its permissions. */
 export const coveredElsewhere: Record<string, string> = {
   'query apiKeys': apiKeys,
+  'query apiKeyScopes': apiKeys,
   'mutation createApiKey': apiKeys,
   'mutation revokeApiKey': apiKeys,
   'GET /admin/api-keys': apiKeys,

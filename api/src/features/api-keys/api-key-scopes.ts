@@ -13,21 +13,52 @@ export enum ApiKeyScope {
   STREAM = 'stream',
 }
 
-export const scopeDescriptions: Record<ApiKeyScope, string> = {
-  [ApiKeyScope.LIBRARY_READ]: 'Read the library, files, chapters and checkpoints the user may see.',
-  [ApiKeyScope.FILES_WRITE]: 'Administrators: upload, change and delete files and their chapters.',
-  [ApiKeyScope.USERS_READ]: 'Administrators: read accounts and their device sessions.',
-  [ApiKeyScope.USERS_WRITE]: 'Administrators: create, change, unlock and delete accounts, end their sessions.',
-  [ApiKeyScope.ACCESS_WRITE]: 'Administrators: read, grant and revoke access to files.',
-  [ApiKeyScope.AUDIT_READ]: 'Administrators: read the security audit log.',
-  [ApiKeyScope.STREAM]: 'Play audio: stream sessions, signed URLs and chapter streams.',
+interface ScopeInfo {
+  /** What the scope allows. */
+  allows: string;
+  /** Only an administrator's key may have it: its operations are administrators'. */
+  adminOnly: boolean;
+  /** Named for what is to come, but no key may have it yet. */
+  reserved: boolean;
+}
+
+/** THE facts about each scope: the schema, key creation and the web form all read them from here. */
+export const scopeInfo: Record<ApiKeyScope, ScopeInfo> = {
+  [ApiKeyScope.LIBRARY_READ]: {
+    allows: 'Read the library, files, chapters, checkpoints and listening progress the user may see.',
+    adminOnly: false,
+    reserved: false,
+  },
+  [ApiKeyScope.FILES_WRITE]: {
+    allows: 'Upload, change and delete files and their chapters.',
+    adminOnly: true,
+    reserved: false,
+  },
+  [ApiKeyScope.USERS_READ]: { allows: 'Read accounts and their device sessions.', adminOnly: true, reserved: false },
+  [ApiKeyScope.USERS_WRITE]: {
+    allows: 'Create, change, unlock and delete accounts, end their sessions.',
+    adminOnly: true,
+    reserved: false,
+  },
+  [ApiKeyScope.ACCESS_WRITE]: { allows: 'Read, grant and revoke access to files.', adminOnly: true, reserved: false },
+  [ApiKeyScope.AUDIT_READ]: { allows: 'Read the security audit log.', adminOnly: true, reserved: false },
+  [ApiKeyScope.STREAM]: {
+    allows:
+      "Reserved for playing audio. Stream credentials are bound to a person's signed-in device, so no key may have this scope yet and keys are refused on the stream operations.",
+    adminOnly: false,
+    reserved: true,
+  },
 };
+
+/** A scope as the schema describes it. */
+export const scopeDescription = (scope: ApiKeyScope): string =>
+  `${scopeInfo[scope].adminOnly ? 'Administrators: ' : ''}${scopeInfo[scope].allows}`;
 
 registerEnumType(ApiKeyScope, {
   name: 'ApiKeyScope',
   description: 'What an API key may be used for. A key acts with at most the rights of its user.',
   valuesConfig: Object.fromEntries(
-    Object.entries(ApiKeyScope).map(([key, value]) => [key, { description: scopeDescriptions[value] }]),
+    Object.entries(ApiKeyScope).map(([key, value]) => [key, { description: scopeDescription(value) }]),
   ),
 });
 

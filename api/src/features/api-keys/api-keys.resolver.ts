@@ -1,13 +1,18 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
 import * as apiKeys from './api-keys.service.js';
-import { ApiKeyView, CreateApiKeyInput, CreatedApiKey } from './api-keys.types.js';
+import { ApiKeyScopeInfo, ApiKeyView, CreateApiKeyInput, CreatedApiKey } from './api-keys.types.js';
 
 @Resolver()
 export class ApiKeysResolver {
   @Query(() => [ApiKeyView], { description: 'Administrators: every API key, newest first.' })
   apiKeys(@Ctx() ctx: GqlContext): Promise<ApiKeyView[]> {
     return apiKeys.listApiKeys(ctx);
+  }
+
+  @Query(() => [ApiKeyScopeInfo], { description: 'Administrators: every API key scope and what it takes.' })
+  apiKeyScopes(@Ctx() ctx: GqlContext): apiKeys.ApiKeyScopeView[] {
+    return apiKeys.listApiKeyScopes(ctx);
   }
 
   @Mutation(() => CreatedApiKey, {

@@ -8,20 +8,15 @@ import { isAdmin, requireAdmin, requireDeviceCaller } from '../auth/auth.policy.
 import { User } from '../users/user.entity.js';
 import { apiKeyPrefix, newApiKeySecret } from './api-key-auth.js';
 import { ApiKey } from './api-key.entity.js';
-import { ApiKeyScope } from './api-key-scopes.js';
+import { ApiKeyScope, scopeInfo } from './api-key-scopes.js';
 import { ApiKeyStatus, type ApiKeyView } from './api-keys.types.js';
 
-/** Scopes whose operations only administrators may run: a key for anyone else could never use them. */
-const adminScopes = new Set<ApiKeyScope>([
-  ApiKeyScope.FILES_WRITE,
-  ApiKeyScope.USERS_READ,
-  ApiKeyScope.USERS_WRITE,
-  ApiKeyScope.ACCESS_WRITE,
-  ApiKeyScope.AUDIT_READ,
-]);
-
 const createApiKeySchema = z.object({
-  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  name: z
+    .string({ error: 'name is required' })
+    .trim()
+    .min(1, 'name is required')
+    .max(100, 'name must be at most 100 characters'),
   userId: z.string({ error: 'userId is required' }),
   scopes: z
     .array(z.enum(ApiKeyScope, { error: `scopes must be among ${Object.values(ApiKeyScope).join(', ')}` }), {
@@ -65,6 +60,26 @@ export function apiKeyView(key: ApiKey): ApiKeyView {
   };
 }
 
+export interface ApiKeyScopeView {
+  scope: ApiKeyScope;
+  name: string;
+  description: string;
+  adminOnly: boolean;
+  reserved: boolean;
+}
+
+/** Administrators: every scope and what it takes, for the create form. */
+export function listApiKeyScopes(ctx: Ctx): ApiKeyScopeView[] {
+  requireAdmin(ctx);
+  return Object.values(ApiKeyScope).map((scope) => ({
+    scope,
+    name: scope,
+    description: scopeInfo[scope].allows,
+    adminOnly: scopeInfo[scope].adminOnly,
+    reserved: scopeInfo[scope].reserved,
+  }));
+}
+
 /** Administrators: every API key, newest first (revoked and expired ones too, for the record). */
 export async function listApiKeys(ctx: Ctx): Promise<ApiKeyView[]> {
   requireAdmin(ctx);
@@ -82,9 +97,17 @@ export async function createApiKey(ctx: Ctx, rawInput: unknown): Promise<{ apiKe
   const input = parseInput(createApiKeySchema, rawInput);
   const user = await ctx.em.findOne(User, { id: parseId(input.userId, 'userId') });
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
-  const beyondRole = isAdmin(user) ? [] : input.scopes.filter((s) => adminScopes.has(s));
+  const reserved = input.scopes.filter((s) => scopeInfo[s].reserved);
+  if (reserved.length > 0) {
+    throw new AppError('BAD_USER_INPUT', `No API key can have ${reserved.join(', ')} yet: it is reserved`, {
+      field: 'scopes',
+    });
+  }
+  const beyondRole = isAdmin(user) ? [] : input.scopes.filter((s) => scopeInfo[s].adminOnly);
   if (beyondRole.length > 0) {
-    throw new AppError('BAD_USER_INPUT', `Only an administrator's key can have ${beyondRole.join(', ')}`, { field: 'scopes' });
+    throw new AppError('BAD_USER_INPUT', `Only an administrator's key can have ${beyondRole.join(', ')}`, {
+      field: 'scopes',
+    });
   }
   const key = ctx.em.create(ApiKey, {
     user,

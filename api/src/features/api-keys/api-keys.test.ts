@@ -52,15 +52,21 @@ describe('API keys', () => {
 
   it('are managed by administrators only', async () => {
     const person = await signIn(t, (await createUser(t)).email);
-    for (const [who, code] of [[null, 'UNAUTHENTICATED'], [person, 'FORBIDDEN']] as const) {
+    for (const [who, code] of [
+      [null, 'UNAUTHENTICATED'],
+      [person, 'FORBIDDEN'],
+    ] as const) {
       expect((await t.gql('{ apiKeys { id } }', {}, who ?? {})).errors?.[0].extensions?.code).toBe(code);
+      expect((await t.gql('{ apiKeyScopes { scope } }', {}, who ?? {})).errors?.[0].extensions?.code).toBe(code);
       const create = await t.gql(
         `mutation { createApiKey(input: { name: "n", userId: "${reader.id}", scopes: [LIBRARY_READ] }) { secret } }`,
         {},
         who ?? {},
       );
       expect(create.errors?.[0].extensions?.code).toBe(code);
-      expect((await t.rest('GET', '/admin/api-keys', undefined, who ?? {})).status).toBe(code === 'FORBIDDEN' ? 403 : 401);
+      expect((await t.rest('GET', '/admin/api-keys', undefined, who ?? {})).status).toBe(
+        code === 'FORBIDDEN' ? 403 : 401,
+      );
       const revoke = await t.rest('DELETE', `/admin/api-keys/${reader.id}`, undefined, who ?? {});
       expect(revoke.status).toBe(code === 'FORBIDDEN' ? 403 : 401);
     }
@@ -74,10 +80,19 @@ describe('API keys', () => {
 
     // The person signs in from their browser: the one device allowed, no lock, no conflict.
     const browser = await signIn(t, reader.email);
-    const me = await t.gql<{ me: { isLocked: boolean; sessionCount: number } }>('{ me { isLocked sessionCount } }', {}, browser);
+    const me = await t.gql<{ me: { isLocked: boolean; sessionCount: number } }>(
+      '{ me { isLocked sessionCount } }',
+      {},
+      browser,
+    );
     expect(me.data!.me).toEqual({ isLocked: false, sessionCount: 1 });
 
-    const overRest = await t.rest<{ data: { id: string }[]; total: number }>('GET', '/files', undefined, asKey(key.secret));
+    const overRest = await t.rest<{ data: { id: string }[]; total: number }>(
+      'GET',
+      '/files',
+      undefined,
+      asKey(key.secret),
+    );
     expect(overRest.status).toBe(200);
     expect(overRest.body.total).toBe(2);
     expect(overRest.headers.get('ratelimit-limit')).toBe('600');
@@ -98,7 +113,12 @@ describe('API keys', () => {
     );
     expect(create.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect(create.errors?.[0].message).toMatch(/users:write/);
-    const restCreate = await t.rest('POST', '/admin/users', { name: 'X', email: 'x2@example.com', password: 'long-enough-1' }, asKey(key.secret));
+    const restCreate = await t.rest(
+      'POST',
+      '/admin/users',
+      { name: 'X', email: 'x2@example.com', password: 'long-enough-1' },
+      asKey(key.secret),
+    );
     expect(restCreate.status).toBe(403);
     for (const mutation of [
       `mutation { createCheckpoint(input: { fileId: "${files[0].id}", timestamp: 1, name: "n" }) { id } }`,
@@ -129,18 +149,62 @@ describe('API keys', () => {
     expect(res.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   });
 
+  it('cannot have the reserved stream scope, and are refused on the stream operations', async () => {
+    const refused = await createKey({ userId: admin.userId, scopes: ['LIBRARY_READ', 'STREAM'] });
+    expect(refused.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'scopes' } });
+    expect(refused.errors?.[0].message).toMatch(/stream .*reserved/);
+    const key = await newKey(admin.userId, ['LIBRARY_READ']);
+    const session = await t.gql(
+      `mutation { createStreamSession(fileId: "${files[0].id}") { sessionToken } }`,
+      {},
+      asKey(key.secret),
+    );
+    expect(session.errors?.[0]).toMatchObject({
+      message: 'API keys cannot do this: sign in on a device',
+      extensions: { code: 'FORBIDDEN' },
+    });
+    expect((await t.rest('POST', `/drm/session/${files[0].id}`, {}, asKey(key.secret))).status).toBe(403);
+    type Scope = { scope: string; name: string; adminOnly: boolean; reserved: boolean };
+    const scopes = await t.gql<{ apiKeyScopes: Scope[] }>(
+      '{ apiKeyScopes { scope name adminOnly reserved } }',
+      {},
+      admin,
+    );
+    expect(scopes.data!.apiKeyScopes).toContainEqual({
+      scope: 'STREAM',
+      name: 'stream',
+      adminOnly: false,
+      reserved: true,
+    });
+    expect(scopes.data!.apiKeyScopes).toContainEqual({
+      scope: 'USERS_READ',
+      name: 'users:read',
+      adminOnly: true,
+      reserved: false,
+    });
+  });
+
   it('stop at once when revoked, expired, or their user is locked or demoted', async () => {
     const revoked = await newKey(reader.id, ['LIBRARY_READ']);
     expect((await t.gql(LIBRARY, {}, asKey(revoked.secret))).errors).toBeUndefined();
-    const revoke = await t.rest<{ data: { status: string } }>('DELETE', `/admin/api-keys/${revoked.apiKey.id}`, undefined, admin);
+    const revoke = await t.rest<{ data: { status: string } }>(
+      'DELETE',
+      `/admin/api-keys/${revoked.apiKey.id}`,
+      undefined,
+      admin,
+    );
     expect(revoke.body.data.status).toBe('revoked');
     const afterRevoke = await t.gql(LIBRARY, {}, asKey(revoked.secret));
     expect(afterRevoke.status).toBe(401);
     expect(afterRevoke.errors?.[0].message).toMatch(/revoked/);
 
-    const expiring = await newKey(reader.id, ['LIBRARY_READ'], { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const expiring = await newKey(reader.id, ['LIBRARY_READ'], {
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect((await t.gql(LIBRARY, {}, asKey(expiring.secret))).errors).toBeUndefined();
-    await t.app.orm.em.fork().nativeUpdate(ApiKey, { id: expiring.apiKey.id }, { expiresAt: new Date(Date.now() - 1000) });
+    await t.app.orm.em
+      .fork()
+      .nativeUpdate(ApiKey, { id: expiring.apiKey.id }, { expiresAt: new Date(Date.now() - 1000) });
     const afterExpiry = await t.rest('GET', '/files', undefined, asKey(expiring.secret));
     expect(afterExpiry.status).toBe(401);
 
@@ -191,7 +255,9 @@ describe('API keys', () => {
       {},
       admin,
     );
-    const uses = audit.data!.auditLog.items.filter((e) => e.action === 'api_key.new_address' && e.details.apiKeyId === key.apiKey.id);
+    const uses = audit.data!.auditLog.items.filter(
+      (e) => e.action === 'api_key.new_address' && e.details.apiKeyId === key.apiKey.id,
+    );
     expect(uses).toHaveLength(1);
   });
 });

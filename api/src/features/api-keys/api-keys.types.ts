@@ -54,3 +54,12 @@ export class CreateApiKeyInput {
   @Field(() => Int, { nullable: true, description: 'Requests per minute, 1 to 10000 (default 600).' })
   rateLimitPerMinute?: number | null;
 }
+
+@ObjectType({ description: 'An API key scope and what it takes.' })
+export class ApiKeyScopeInfo {
+  @Field(() => ApiKeyScope, { description: 'The scope, as GraphQL names it.' }) scope!: ApiKeyScope;
+  @Field({ description: 'The scope as REST and the README write it (for example library:read).' }) name!: string;
+  @Field({ description: 'What it allows.' }) description!: string;
+  @Field({ description: "Only an administrator's key may have it." }) adminOnly!: boolean;
+  @Field({ description: 'Reserved for later: no key may have it yet.' }) reserved!: boolean;
+}

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppPubSub } from '../../event-bus.js';
 import { createSchema } from '../../graphql/schema.js';
 import { graphqlOperations, restOperations } from '../../test/operation-inventory.js';
+import { ApiKeyScope } from './api-key-scopes.js';
 import { restRequirement } from './scope-guard.js';
 import { graphqlScopes, restScopes } from './scope-policy.js';
 
@@ -10,7 +11,9 @@ describe('the API key scope policy', () => {
   it('decides every GraphQL root field and names only fields that exist', async () => {
     const schema = await createSchema(createPubSub() as AppPubSub);
     const typeName = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as Record<string, string>;
-    const rootFields = graphqlOperations(schema).map((op) => op.split(' ')).map(([kind, name]) => `${typeName[kind]}.${name}`);
+    const rootFields = graphqlOperations(schema)
+      .map((op) => op.split(' '))
+      .map(([kind, name]) => `${typeName[kind]}.${name}`);
     expect(rootFields.filter((c) => !(c in graphqlScopes))).toEqual([]);
     for (const coordinate of Object.keys(graphqlScopes)) {
       const [typeName, field] = coordinate.split('.');
@@ -34,7 +37,19 @@ describe('the API key scope policy', () => {
     expect(restRequirement('GET', '/admin/files/stats')).toEqual(['library:read', 'users:read']);
     expect(restRequirement('GET', '/admin/users/count')).toEqual(['users:read']);
     expect(restRequirement('DELETE', '/devices/others')).toBe('deviceOnly');
-    expect(restRequirement('HEAD', '/drm/stream/abc')).toEqual(['stream']);
+    expect(restRequirement('HEAD', '/files/cover/abc')).toEqual(['library:read']);
     expect(restRequirement('GET', '/nowhere')).toBeUndefined();
+  });
+
+  it("asks no operation for the reserved stream scope: the stream operations are a device session's", () => {
+    const asked = [...Object.values(graphqlScopes), ...restScopes.map((r) => r.scopes)].flat();
+    expect(asked).not.toContain(ApiKeyScope.STREAM);
+    for (const path of ['/drm/session/x', '/drm/signed-url/x', '/files/x/chapters/y/stream-url']) {
+      expect(restRequirement('POST', path), path).toBe('deviceOnly');
+    }
+    for (const path of ['/drm/stream/x', '/drm/signed/x', '/chapters/x/key', '/chapters/x/segments/t/s.ts']) {
+      expect(restRequirement('GET', path), path).toBe('deviceOnly');
+    }
+    expect(graphqlScopes['Mutation.createStreamSession']).toBe('deviceOnly');
   });
 });

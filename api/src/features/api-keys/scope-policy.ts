@@ -7,7 +7,6 @@ const {
   USERS_WRITE: usersWrite,
   ACCESS_WRITE: accessWrite,
   AUDIT_READ: auditRead,
-  STREAM: stream,
 } = ApiKeyScope;
 
 /**
@@ -45,6 +44,7 @@ export const graphqlScopes: Record<string, ScopeRequirement> = {
   'Query.myDevices': 'deviceOnly',
   'Query.myDevicesConnection': 'deviceOnly',
   'Query.apiKeys': 'deviceOnly',
+  'Query.apiKeyScopes': 'deviceOnly',
   'AudioFile.fileAccesses': [accessWrite],
 
   'Mutation.createChapters': [filesWrite],
@@ -64,9 +64,10 @@ export const graphqlScopes: Record<string, ScopeRequirement> = {
   'Mutation.terminateUserSession': [usersWrite],
   'Mutation.grantAccess': [accessWrite],
   'Mutation.revokeAccess': [accessWrite],
-  'Mutation.createStreamSession': [stream],
-  'Mutation.createSignedUrl': [stream],
-  'Mutation.chapterStreamUrl': [stream],
+  // Stream credentials are bound to a person's device session: no key streams (the stream scope is reserved).
+  'Mutation.createStreamSession': 'deviceOnly',
+  'Mutation.createSignedUrl': 'deviceOnly',
+  'Mutation.chapterStreamUrl': 'deviceOnly',
   'Mutation.login': 'deviceOnly',
   'Mutation.register': 'deviceOnly',
   'Mutation.logout': 'deviceOnly',
@@ -90,7 +91,11 @@ export interface RestScope {
   scopes: ScopeRequirement;
 }
 
-const rest = (method: RestScope['method'], path: string, scopes: ScopeRequirement): RestScope => ({ method, path, scopes });
+const rest = (method: RestScope['method'], path: string, scopes: ScopeRequirement): RestScope => ({
+  method,
+  path,
+  scopes,
+});
 
 /** The same for every REST route, first match wins (specific paths before their `:id` neighbours). */
 export const restScopes: RestScope[] = [
@@ -151,12 +156,13 @@ export const restScopes: RestScope[] = [
   rest('POST', '/admin/file-access', [accessWrite]),
   rest('DELETE', '/admin/file-access/:id', [accessWrite]),
 
-  rest('POST', '/drm/session/:fileId', [stream]),
-  rest('POST', '/drm/signed-url/:fileId', [stream]),
-  rest('GET', '/drm/stream/:token', [stream]),
-  rest('GET', '/drm/signed/:fileId', [stream]),
-  rest('POST', '/files/:id/chapters/:chapterId/stream-url', [stream]),
-  rest('GET', '/chapters/:chapterId/playlist.m3u8', [stream]),
-  rest('GET', '/chapters/:chapterId/key', [stream]),
-  rest('GET', '/chapters/:chapterId/segments/:token/:segment', [stream]),
+  // Stream credentials are bound to a person's device session: no key streams (the stream scope is reserved).
+  rest('POST', '/drm/session/:fileId', 'deviceOnly'),
+  rest('POST', '/drm/signed-url/:fileId', 'deviceOnly'),
+  rest('GET', '/drm/stream/:token', 'deviceOnly'),
+  rest('GET', '/drm/signed/:fileId', 'deviceOnly'),
+  rest('POST', '/files/:id/chapters/:chapterId/stream-url', 'deviceOnly'),
+  rest('GET', '/chapters/:chapterId/playlist.m3u8', 'deviceOnly'),
+  rest('GET', '/chapters/:chapterId/key', 'deviceOnly'),
+  rest('GET', '/chapters/:chapterId/segments/:token/:segment', 'deviceOnly'),
 ];

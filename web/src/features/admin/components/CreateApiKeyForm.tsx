@@ -16,17 +16,7 @@ import { useState } from 'react';
 import { ApiKeyUserOptionsDocument, CreateApiKeyDocument, type ApiKeyScope } from '../../../gql/graphql';
 import { useDebouncedValue } from '../../library/hooks/useDebouncedValue';
 import { errorText } from '../admin-format';
-
-/** Each scope as integrators write it, and whether only an administrator's key may have it. */
-export const scopeLabels: Record<ApiKeyScope, { label: string; adminOnly: boolean }> = {
-  LIBRARY_READ: { label: 'library:read', adminOnly: false },
-  FILES_WRITE: { label: 'files:write', adminOnly: true },
-  USERS_READ: { label: 'users:read', adminOnly: true },
-  USERS_WRITE: { label: 'users:write', adminOnly: true },
-  ACCESS_WRITE: { label: 'access:write', adminOnly: true },
-  AUDIT_READ: { label: 'audit:read', adminOnly: true },
-  STREAM: { label: 'stream', adminOnly: false },
-};
+import { useApiKeyScopes } from '../hooks/useApiKeyScopes';
 
 interface UserOption {
   id: string;
@@ -45,6 +35,8 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (secret: string) =>
   const search = useDebouncedValue(userSearch.trim(), 300);
   const { data: users } = useQuery(ApiKeyUserOptionsDocument, { variables: { search: search || null } });
   const [createApiKey, { loading }] = useMutation(CreateApiKeyDocument, { refetchQueries: ['AdminApiKeys'] });
+  const { scopes: scopeInfo } = useApiKeyScopes();
+  const adminOnly = new Set(scopeInfo.filter((s) => s.adminOnly).map((s) => s.scope));
 
   const toggle = (scope: ApiKeyScope) =>
     setScopes((current) => (current.includes(scope) ? current.filter((s) => s !== scope) : [...current, scope]));
@@ -88,7 +80,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (secret: string) =>
           value={user}
           onChange={(_e, value) => {
             setUser(value);
-            if (value && !value.isAdmin) setScopes((current) => current.filter((s) => !scopeLabels[s].adminOnly));
+            if (value && !value.isAdmin) setScopes((current) => current.filter((s) => !adminOnly.has(s)));
           }}
           inputValue={userSearch}
           onInputChange={(_e, value) => setUserSearch(value)}
@@ -96,19 +88,22 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (secret: string) =>
         />
         <FormGroup>
           <FormLabel component="legend">Scopes</FormLabel>
-          {(Object.keys(scopeLabels) as ApiKeyScope[]).map((scope) => (
-            <FormControlLabel
-              key={scope}
-              label={scopeLabels[scope].label}
-              control={
-                <Checkbox
-                  checked={scopes.includes(scope)}
-                  disabled={scopeLabels[scope].adminOnly && user !== null && !user.isAdmin}
-                  onChange={() => toggle(scope)}
-                />
-              }
-            />
-          ))}
+          {/* Reserved scopes are named in the schema, but no key may have them yet. */}
+          {scopeInfo
+            .filter((info) => !info.reserved)
+            .map((info) => (
+              <FormControlLabel
+                key={info.scope}
+                label={info.name}
+                control={
+                  <Checkbox
+                    checked={scopes.includes(info.scope)}
+                    disabled={info.adminOnly && user !== null && !user.isAdmin}
+                    onChange={() => toggle(info.scope)}
+                  />
+                }
+              />
+            ))}
         </FormGroup>
         <TextField
           label="Expires (optional)"

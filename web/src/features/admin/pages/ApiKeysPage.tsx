@@ -2,21 +2,30 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { Alert, Button, Chip, Container, Typography } from '@mui/material';
 import { useState } from 'react';
-import { AdminApiKeysDocument, RevokeApiKeyDocument, type ApiKeyRowFragment } from '../../../gql/graphql';
+import {
+  AdminApiKeysDocument,
+  RevokeApiKeyDocument,
+  type ApiKeyRowFragment,
+  type ApiKeyScope,
+} from '../../../gql/graphql';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { errorText, formatDate } from '../admin-format';
 import { AdminPageHeader } from '../components/AdminPageHeader';
 import { AdminTable, type Column } from '../components/AdminTable';
-import { CreateApiKeyForm, scopeLabels } from '../components/CreateApiKeyForm';
+import { CreateApiKeyForm } from '../components/CreateApiKeyForm';
+import { useApiKeyScopes } from '../hooks/useApiKeyScopes';
 import { useTimedMessage } from '../hooks/useTimedMessage';
 
 const statusColor = { active: 'success', expired: 'default', revoked: 'error' } as const;
 
-const columns = (onRevoke: (key: ApiKeyRowFragment) => void): Column<ApiKeyRowFragment>[] => [
+const columns = (
+  onRevoke: (key: ApiKeyRowFragment) => void,
+  nameOf: (scope: ApiKeyScope) => string,
+): Column<ApiKeyRowFragment>[] => [
   { label: 'Name', cell: (key) => key.name },
   { label: 'Key', cell: (key) => <code>{key.prefix}…</code> },
   { label: 'User', cell: (key) => key.userEmail },
-  { label: 'Scopes', cell: (key) => key.scopes.map((s) => scopeLabels[s].label).join(', ') },
+  { label: 'Scopes', cell: (key) => key.scopes.map(nameOf).join(', ') },
   { label: 'Status', cell: (key) => <Chip size="small" label={key.status} color={statusColor[key.status]} /> },
   { label: 'Expires', cell: (key) => (key.expiresAt ? formatDate(key.expiresAt) : 'Never') },
   {
@@ -47,6 +56,7 @@ export function ApiKeysPage() {
   const [copied, setCopied] = useState(false);
   const [toRevoke, setToRevoke] = useState<ApiKeyRowFragment | null>(null);
   const [actionError, setActionError] = useTimedMessage(5000);
+  const { nameOf } = useApiKeyScopes();
 
   const onRevoke = async () => {
     if (!toRevoke) return;
@@ -105,7 +115,7 @@ export function ApiKeysPage() {
       />
       <AdminTable
         label="API keys"
-        columns={columns(setToRevoke)}
+        columns={columns(setToRevoke, nameOf)}
         rows={data?.apiKeys}
         empty="No API keys yet"
         loading={loading}
