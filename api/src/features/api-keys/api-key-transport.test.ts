@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asKey, newKey, subscribeWithKey, waitFor } from '../../test/api-keys.js';
 import { countQueries } from '../../test/count-queries.js';
-import { createAdminSession, createUser, type Session } from '../../test/factories.js';
+import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createAudioFile } from '../../test/library-fixtures.js';
 import { chunkedClient } from '../../test/upload-client.js';
@@ -26,6 +26,40 @@ afterAll(async () => {
 const keyStatements = (statements: string[]) => statements.filter((s) => /from api_keys k/.test(s)).length;
 
 describe('API keys over every transport', () => {
+  it('let a script read the library over GraphQL, REST and graphql-ws while the account signs in from its one browser', async () => {
+    const owner = await createUser(t, { role: UserRole.admin, name: 'Script Owner' });
+    const key = await newKey(t, admin, owner.id, ['LIBRARY_READ']);
+    const library = '{ audioFilesConnection(first: 100) { totalCount edges { node { id } } } }';
+    const overGraphql = await t.gql<{ audioFilesConnection: { totalCount: number } }>(library, {}, asKey(key.secret));
+    expect(overGraphql.errors).toBeUndefined();
+    expect(overGraphql.data!.audioFilesConnection.totalCount).toBeGreaterThan(0);
+    const sub = subscribeWithKey(t.url, key.secret, fileId);
+    await sub.connected;
+
+    // The person signs in from their browser meanwhile: their one device, no lock, no approval asked again.
+    const browser = await signIn(t, owner.email);
+    const me = await t.gql<{ me: { isLocked: boolean; sessionCount: number } }>(
+      '{ me { isLocked sessionCount } }',
+      {},
+      browser,
+    );
+    expect(me.data!.me).toEqual({ isLocked: false, sessionCount: 1 });
+
+    const overRest = await t.rest<{ total: number }>('GET', '/files', undefined, asKey(key.secret));
+    expect(overRest.status).toBe(200);
+    expect(overRest.body.total).toBe(overGraphql.data!.audioFilesConnection.totalCount);
+    const created = await t.gql(
+      `mutation { createChapters(fileId: "${fileId}", chapters: [{ label: "Script", startTime: 0 }]) { id } }`,
+      {},
+      browser,
+    );
+    expect(created.errors).toBeUndefined();
+    await waitFor(() => sub.events.length > 0, "a chapter event on the script's socket");
+    expect(sub.closeCode()).toBeNull();
+    expect((await t.gql('{ audioFiles { total } }', {}, browser)).errors).toBeUndefined();
+    await sub.dispose();
+  });
+
   it('are checked once per upload chunk, before the route, and counted once', async () => {
     const key = await newKey(t, admin, admin.userId, ['FILES_WRITE'], { rateLimitPerMinute: 3 });
     const client = chunkedClient(t, { token: key.secret, deviceId: '', userId: '', sessionId: '' });

@@ -57,6 +57,8 @@ describe('API keys with standard tooling', () => {
     expect(output).toMatch(/export type AudioFile = \{/);
     expect(output).toMatch(/export enum ApiKeyScope \{/);
     expect(output).toMatch(/createApiKey: CreatedApiKey;/);
+    expect(output).toMatch(/export type AudioFileConnection = \{/);
+    expect(output).toMatch(/export enum ErrorCode \{/);
   });
 
   it('keep a graphql-ws subscription of a key open until the key is revoked', async () => {
