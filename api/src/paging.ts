@@ -26,7 +26,7 @@ export class ConnectionArgs {
   after?: string | null;
 }
 
-const pageSchema = z.object({
+export const pageSchema = z.object({
   offset: z.number().int().min(0, 'offset must be 0 or more').default(0),
   limit: z
     .number()

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from './errors.js';
 
 /** Validates input at the service boundary, shared by GraphQL and REST, with one clear message. */
@@ -15,10 +15,17 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** An id: a UUID of any version, in either case (the REST contract types every id with it). */
+export const idSchema = z.guid();
+
 /** Ids of the wrong shape are bad input, not a database error. */
 export function parseId(id: unknown, what = 'id'): string {
-  if (typeof id !== 'string' || !uuidPattern.test(id)) {
-    throw new AppError('BAD_USER_INPUT', `${what} is not a valid id`);
-  }
-  return id.toLowerCase();
+  const parsed = idSchema.safeParse(id);
+  if (!parsed.success) throw new AppError('BAD_USER_INPUT', `${what} is not a valid id`);
+  return parsed.data.toLowerCase();
+}
+
+/** An id inside an input: `missing` when absent or blank, "<what> is not a valid id" when not a UUID. */
+export function idField(what: string, missing = `${what} is required`) {
+  return z.guid({ error: (issue) => (issue.input === undefined || issue.input === '' ? missing : `${what} is not a valid id`) });
 }

@@ -1,5 +1,4 @@
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
@@ -8,31 +7,12 @@ import { requireAdmin } from '../auth/auth.policy.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { User } from '../users/user.entity.js';
+import { grantSchema } from './access.schemas.js';
 import { GrantStatus } from './access.types.js';
 import { FileAccess } from './file-access.entity.js';
 import { isGrantLive } from './visibility.js';
 
 const ALREADY_GRANTED = 'This user already has access to this file';
-
-const expirySchema = z
-  .union([z.date(), z.string().trim()], { error: 'expiresAt must be a date and time' })
-  .nullish()
-  .transform((value, issues) => {
-    if (value === null || value === undefined || value === '') return null;
-    const date = value instanceof Date ? value : new Date(value);
-    if (Number.isNaN(date.getTime())) {
-      issues.addIssue({ code: 'custom', message: 'expiresAt must be a date and time' });
-      return z.NEVER;
-    }
-    return date;
-  })
-  .refine((date) => date === null || date.getTime() > Date.now(), 'expiresAt must be in the future');
-
-const grantSchema = z.object({
-  userId: z.string({ error: 'Please select a user' }).min(1, 'Please select a user'),
-  fileId: z.string({ error: 'fileId is required' }),
-  expiresAt: expirySchema,
-});
 
 export interface GrantView {
   id: string;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { AppPubSub } from '../../event-bus.js';
@@ -9,32 +8,8 @@ import { User } from '../users/user.entity.js';
 import { apiKeyPrefix, newApiKeySecret } from './api-key-auth.js';
 import { ApiKey } from './api-key.entity.js';
 import { ApiKeyScope, scopeInfo } from './api-key-scopes.js';
+import { createApiKeySchema } from './api-keys.schemas.js';
 import { ApiKeyStatus, type ApiKeyView } from './api-keys.types.js';
-
-const createApiKeySchema = z.object({
-  name: z
-    .string({ error: 'name is required' })
-    .trim()
-    .min(1, 'name is required')
-    .max(100, 'name must be at most 100 characters'),
-  userId: z.string({ error: 'userId is required' }),
-  scopes: z
-    .array(z.enum(ApiKeyScope, { error: `scopes must be among ${Object.values(ApiKeyScope).join(', ')}` }), {
-      error: 'scopes must be a list',
-    })
-    .min(1, 'Choose at least one scope')
-    .transform((scopes) => [...new Set(scopes)]),
-  expiresAt: z.coerce
-    .date({ error: 'expiresAt must be a date' })
-    .refine((d) => d.getTime() > Date.now(), 'expiresAt must be in the future')
-    .nullish(),
-  rateLimitPerMinute: z
-    .number({ error: 'rateLimitPerMinute must be a number' })
-    .int('rateLimitPerMinute must be a whole number')
-    .min(1, 'rateLimitPerMinute must be between 1 and 10000')
-    .max(10_000, 'rateLimitPerMinute must be between 1 and 10000')
-    .nullish(),
-});
 
 function statusOf(key: ApiKey, now = Date.now()): ApiKeyStatus {
   if (key.revokedAt) return ApiKeyStatus.revoked;

@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
@@ -14,11 +13,11 @@ import {
   type Presenter,
   type SamePresenterCheck,
 } from '../access/stream-access.js';
-import { expiresInSchema } from '../streaming/stream.schemas.js';
 import { sameSecret, signParts, verifyParts } from '../../signing.js';
 import { isLiveExpiry } from '../streaming/url-signing.js';
 import { ChapterSegment } from './chapter-segment.entity.js';
 import { Chapter, ChapterStatus } from './chapter.entity.js';
+import { chapterStreamUrlSchema } from './chapter.schemas.js';
 import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from './hls-encode.js';
 
 export const NOT_READY_MESSAGE = 'Chapter is not ready for playback. Please finalize chapters first.';
@@ -37,8 +36,6 @@ export interface ChapterStreamUrl {
   streamUrl: string;
   expiresAt: Date;
 }
-
-const streamUrlSchema = z.object({ expiresIn: expiresInSchema });
 
 const chapterBase = (chapterId: string) => `/api/v1/chapters/${chapterId}`;
 
@@ -64,7 +61,7 @@ export async function createChapterStreamUrl(
 ): Promise<ChapterStreamUrl> {
   const caller = requireDeviceCaller(ctx);
   const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'));
-  const { expiresIn } = parseInput(streamUrlSchema, input ?? {});
+  const { expiresIn } = parseInput(chapterStreamUrlSchema, input ?? {});
   const chapter = await ctx.em.findOne(Chapter, { id: parseId(chapterId, 'chapterId'), file });
   if (!chapter) throw new AppError('NOT_FOUND', 'Chapter not found');
   if (chapter.status !== ChapterStatus.ready) throw new AppError('CONFLICT', NOT_READY_MESSAGE);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expiresInSchema } from '../streaming/stream.schemas.js';
 import { SegmentStorage } from './chapter.entity.js';
 
 const label = z
@@ -42,5 +43,8 @@ export const finalizeSchema = z.object({
     })
     .default(SegmentStorage.filesystem),
 });
+
+/** A signed playlist URL for a ready chapter: REST stream-url and the chapterStreamUrl mutation. */
+export const chapterStreamUrlSchema = z.object({ expiresIn: expiresInSchema });
 
 export type ChapterInput = z.output<typeof chapterInputSchema>;

@@ -1,27 +1,10 @@
-import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
 import { Checkpoint } from './checkpoint.entity.js';
-
-const createCheckpointSchema = z.object({
-  fileId: z.string({ error: 'fileId is required' }),
-  timestamp: z
-    .number({ error: 'timestamp must be a number of seconds' })
-    .finite('timestamp must be a number of seconds'),
-  name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, 'Name is required')
-    .max(200, 'Name must be at most 200 characters'),
-  description: z
-    .string()
-    .max(2000, 'Description must be at most 2000 characters')
-    .nullish()
-    .transform((v) => v?.trim() || null),
-});
+import { createCheckpointSchema } from './checkpoints.schemas.js';
 
 /** The caller's own checkpoints in a file they may see, in playing order. */
 export async function listCheckpoints(ctx: Ctx, fileId: string): Promise<Checkpoint[]> {

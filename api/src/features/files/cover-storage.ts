@@ -4,8 +4,6 @@
  *
  * Exported API:
  * - `COVER_MAX_BYTES` (5242880) and `COVER_TOO_LARGE` / `COVER_NOT_IMAGE` (the spec's messages).
- * - `parseCoverStorageType(value)`: 'file' (also for a blank or missing value) or 'base64' as
- *   `CoverStorage`; anything else is BAD_USER_INPUT.
  * - `receiveCover(stream)`: reads a cover part (a busboy file stream) to its end, at most 5 MB kept
  *   in memory, and checks its magic bytes (JPEG, PNG, GIF, WebP). Resolves `null` for an empty part
  *   (a form with no cover chosen); rejects with PAYLOAD_TOO_LARGE or UNSUPPORTED_MEDIA_TYPE. The
@@ -51,12 +49,6 @@ const extensionByMime: Record<ReceivedCover['mimeType'], string> = {
   'image/gif': 'gif',
   'image/webp': 'webp',
 };
-
-export function parseCoverStorageType(value: unknown): CoverStorage {
-  if (value === undefined || value === null || value === '' || value === CoverStorage.file) return CoverStorage.file;
-  if (value === CoverStorage.base64) return CoverStorage.base64;
-  throw new AppError('BAD_USER_INPUT', "coverStorageType must be 'file' or 'base64'");
-}
 
 /** The image type named by the first bytes; the declared MIME type is never trusted. */
 export function sniffImageType(head: Buffer): ReceivedCover['mimeType'] | null {

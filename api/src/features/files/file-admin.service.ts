@@ -1,6 +1,5 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Connection, ConnectionInput, ListQuery, Page } from '../../paging.js';
@@ -13,7 +12,6 @@ import { ChapterSegment } from '../chapters/chapter-segment.entity.js';
 import { Chapter } from '../chapters/chapter.entity.js';
 import { AudioFile } from './audio-file.entity.js';
 import {
-  parseCoverStorageType,
   removeCover,
   setCover,
   storedCoverPaths,
@@ -21,6 +19,7 @@ import {
   type ReceivedCover,
 } from './cover-storage.js';
 import { Cover } from './cover.entity.js';
+import { fileStatusSchema, updateFileSchema } from './files.schemas.js';
 import {
   fileList,
   findFileConnection,
@@ -29,33 +28,12 @@ import {
   type FilePage,
   type FileSummary,
 } from './files.service.js';
+import { FileStatusFilter } from './files.types.js';
 import { parseSearch } from './search-term.js';
 import { allOf, containsAny, type SqlCondition } from './sql-condition.js';
 import { resolveStoredPath, storageDirs } from './storage-paths.js';
 
-export type FileStatus = 'ALL' | 'PUBLIC' | 'PRIVATE';
-
-/** Multipart forms send every value as text, so booleans arrive as 'true' or 'false'. */
-const formBoolean = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
-  error: 'must be true or false',
-});
-
-const updateFileSchema = z.object({
-  title: z
-    .string()
-    .trim()
-    .min(1, 'Please enter a title for the audio file')
-    .max(200, 'Title must be at most 200 characters')
-    .nullish(),
-  description: z
-    .string()
-    .max(5000, 'Description must be at most 5000 characters')
-    .nullish()
-    .transform((v) => (v === undefined ? undefined : v?.trim() || null)),
-  isPublic: formBoolean.nullish(),
-  removeCover: formBoolean.nullish(),
-  coverStorageType: z.unknown().optional().transform(parseCoverStorageType),
-});
+export type FileStatus = `${FileStatusFilter}`;
 
 const statusFilter: Record<FileStatus, SqlCondition> = {
   ALL: allOf([]),
@@ -76,10 +54,7 @@ export interface AdminFileListArgs extends FileListArgs {
 /** Administrators: every file, searched by title, filename or description and filtered by public flag. */
 function adminFileQuery(ctx: Ctx, args: AdminFileListArgs): ListQuery {
   requireAdmin(ctx);
-  const status = parseInput(
-    z.enum(['ALL', 'PUBLIC', 'PRIVATE'], { error: 'status must be ALL, PUBLIC or PRIVATE' }),
-    args.status ?? 'ALL',
-  );
+  const status = parseInput(fileStatusSchema, args.status ?? FileStatusFilter.ALL);
   const search = parseSearch(args.search);
   const where = [statusFilter[status]];
   if (search) where.push(containsAny(['title', 'filename', 'description'], search));

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { parseInput } from '../../validation.js';
 
-const searchSchema = z.string().max(200, 'search must be at most 200 characters').nullish();
+/** A search term of a list (REST ?search= and the GraphQL argument). */
+export const searchSchema = z.string().max(200, 'search must be at most 200 characters').nullish();
 
 /** A trimmed search term, or null when there is nothing to search for. */
 export function parseSearch(input: unknown): string | null {

@@ -6,7 +6,7 @@ import { parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { recheckAdmin } from '../auth/authenticate.js';
 import { AudioFile } from '../files/audio-file.entity.js';
-import { parseCoverStorageType, setCover, type CoverWrite, type ReceivedCover } from '../files/cover-storage.js';
+import { setCover, type CoverWrite, type ReceivedCover } from '../files/cover-storage.js';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
 import { probeAudio } from '../media/probe.js';
 import { fileDetailsSchema, type FileDetails } from './uploads.schemas.js';
@@ -47,7 +47,6 @@ export async function registerAudioFile(
   input: Registration,
 ): Promise<AudioFile> {
   const details = parseInput(fileDetailsSchema, input.details);
-  const storageType = parseCoverStorageType(details.coverStorageType);
   const probe = await probeAudio(ctx.deps.config, staged.path);
   const { dataDir } = ctx.deps.config;
 
@@ -72,7 +71,7 @@ export async function registerAudioFile(
       isPublic: details.isPublic,
       uploadedBy: em.getReference(User, caller.user.id),
     });
-    if (input.cover) coverWrite = await setCover(em, dataDir, file, input.cover, storageType);
+    if (input.cover) coverWrite = await setCover(em, dataDir, file, input.cover, details.coverStorageType);
     if (input.session) em.assign(input.session, { file, status: UploadStatus.completed });
     recordAudit(
       ctx,

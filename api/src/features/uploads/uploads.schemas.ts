@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { coverStorageTypeSchema } from '../files/files.schemas.js';
 
 /** The client's chunk size (spec section 9); init's totalChunks must agree with it. */
 export const CHUNK_SIZE = 5 * 1024 * 1024;
@@ -17,7 +18,7 @@ export const fileDetailsSchema = z.object({
   title: z.string().trim().max(200, 'Title must be at most 200 characters').nullish(),
   description: z.string().trim().max(5000, 'Description must be at most 5000 characters').optional().nullable(),
   isPublic: formBoolean,
-  coverStorageType: z.string().nullish(),
+  coverStorageType: coverStorageTypeSchema,
 });
 export type FileDetails = z.input<typeof fileDetailsSchema>;
 

@@ -1,36 +1,20 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { z } from 'zod';
 import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { publishApiKeysChanged } from '../api-keys/api-keys.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
-import { emailSchema, nameSchema, passwordSchema } from '../auth/auth.schemas.js';
 import { hashPassword } from '../auth/auth.service.js';
 import { endSessions } from '../auth/device-sessions.js';
 import { recheckAdmin } from '../auth/authenticate.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { User, UserRole } from './user.entity.js';
+import { createUserSchema, updateUserSchema } from './users.schemas.js';
 
 const EMAIL_TAKEN = 'An account with this email already exists';
-const roleSchema = z.enum(UserRole, { error: "role must be 'user' or 'admin'" });
-
-const createUserSchema = z.object({
-  name: nameSchema,
-  email: emailSchema,
-  password: passwordSchema,
-  role: roleSchema.nullish().transform((r) => r ?? UserRole.user),
-});
-
-const updateUserSchema = z.object({
-  name: nameSchema.nullish(),
-  email: emailSchema.nullish(),
-  role: roleSchema.nullish(),
-  isLocked: z.boolean({ error: 'isLocked must be true or false' }).nullish(),
-});
 
 async function findUser(ctx: Ctx, userId: string): Promise<User> {
   const user = await ctx.em.findOne(User, { id: parseId(userId, 'userId') });
