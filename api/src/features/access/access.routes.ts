@@ -3,12 +3,13 @@ import { sendData } from '../../http/respond.js';
 import { createFileLoaders } from '../files/file-loaders.js';
 import { presentFile } from '../files/file-view.js';
 import type { UserSummary } from '../users/user-list.js';
+import type { GrantBody } from './access.contract.js';
 import * as access from './access.service.js';
 import { everyUserByName, fileAccessList } from './grant-list.js';
 
 const userSummary = (u: Pick<UserSummary, 'id' | 'name' | 'email'>) => ({ id: u.id, name: u.name, email: u.email });
 
-function grantBody(grant: access.GrantView) {
+function grantBody(grant: access.GrantView): GrantBody {
   return { ...grant, user: userSummary(grant.user) };
 }
 

@@ -4,7 +4,11 @@ import { ApiKeyScope } from './api-key-scopes.js';
 
 /** A new API key: REST POST /admin/api-keys and the createApiKey mutation. */
 export const createApiKeySchema = z.object({
-  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  name: z
+    .string({ error: 'name is required' })
+    .trim()
+    .min(1, 'name is required')
+    .max(100, 'name must be at most 100 characters'),
   userId: idField('userId').meta({ description: 'The user the key acts for; it never does more than that user may.' }),
   scopes: z
     .array(z.enum(ApiKeyScope, { error: `scopes must be among ${Object.values(ApiKeyScope).join(', ')}` }), {

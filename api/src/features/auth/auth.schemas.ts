@@ -5,7 +5,8 @@ export const emailSchema = z
   .trim()
   .max(254, 'Email must be at most 254 characters')
   .pipe(z.email('Please enter a valid email address'))
-  .transform((email) => email.toLowerCase());
+  .transform((email) => email.toLowerCase())
+  .meta({ format: 'email' });
 
 export const passwordSchema = z
   .string()
@@ -40,7 +41,7 @@ export const deviceDataSchema = z.object({
 export type DeviceData = z.infer<typeof deviceDataSchema>;
 
 export const loginSchema = z.object({
-  email: z.string({ error: 'Please enter both email and password' }).min(1, 'Please enter both email and password').pipe(emailSchema),
+  email: z.string({ error: 'Please enter both email and password' }).min(1, 'Please enter both email and password').pipe(emailSchema).meta({ format: 'email' }),
   password: z.string({ error: 'Please enter both email and password' }).min(1, 'Please enter both email and password').max(128, 'Invalid email or password'),
   deviceApproved: z.boolean().optional().default(false),
   deviceData: deviceDataSchema,

@@ -5,6 +5,7 @@ import { parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { User } from '../users/user.entity.js';
 import { isAdmin } from './auth.policy.js';
+import { DeviceWarningKind } from './auth.types.js';
 import { loginSchema, type LoginInput } from './auth.schemas.js';
 import { DeviceSession } from './device-session.entity.js';
 import { describeDevice, endSessions, openSession } from './device-sessions.js';
@@ -19,10 +20,9 @@ export const LOCK_MESSAGE = securityMessages.DEVICE_LOCKED;
 export const LOCKED_ACCOUNT_MESSAGE = 'Your account is locked. Please contact support to unlock it.';
 const INVALID_CREDENTIALS = 'Invalid email or password';
 
-export type DeviceWarningType = 'new_device' | 'device_locked' | 'suspicious_activity' | 'max_devices_reached';
 export interface DeviceWarning {
   id: string;
-  type: DeviceWarningType;
+  type: DeviceWarningKind;
   message: string;
   deviceName: string | null;
   timestamp: Date;
@@ -53,7 +53,7 @@ export function approvalRequired(): LoginResult {
 
 let dummyHash: Promise<string> | null = null;
 
-function warning(type: DeviceWarningType, message: string, deviceName: string | null = null): DeviceWarning {
+function warning(type: DeviceWarningKind, message: string, deviceName: string | null = null): DeviceWarning {
   return { id: `${type}-${Date.now()}`, type, message, deviceName, timestamp: new Date() };
 }
 
@@ -105,7 +105,10 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
     const warnings: DeviceWarning[] = [];
     if (priorFailures > 0) {
       warnings.push(
-        warning('suspicious_activity', `${priorFailures} failed login attempt(s) since your last sign-in.`),
+        warning(
+          DeviceWarningKind.suspicious_activity,
+          `${priorFailures} failed login attempt(s) since your last sign-in.`,
+        ),
       );
     }
     if (!current) {
@@ -126,7 +129,7 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
       }
       warnings.push(
         warning(
-          'new_device',
+          DeviceWarningKind.new_device,
           `New device login: ${describeDevice(input.deviceData)}`,
           describeDevice(input.deviceData),
         ),
@@ -134,7 +137,7 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
       if (!withinLimit) {
         warnings.push(
           warning(
-            'max_devices_reached',
+            DeviceWarningKind.max_devices_reached,
             `This administrator account is now signed in on ${active.length + 1} devices.`,
           ),
         );
@@ -151,7 +154,7 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
     case 'lockedNow':
       publishSecurityEvent(ctx.deps.pubSub, outcome.userId, 'DEVICE_LOCKED', { sessionIds: outcome.sessionIds });
       throw new AppError('ACCOUNT_LOCKED', LOCK_MESSAGE, {
-        warnings: [warning('device_locked', LOCK_MESSAGE, describeDevice(input.deviceData))],
+        warnings: [warning(DeviceWarningKind.device_locked, LOCK_MESSAGE, describeDevice(input.deviceData))],
       });
     case 'approval':
       return approvalRequired();

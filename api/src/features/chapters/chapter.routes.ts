@@ -4,6 +4,7 @@ import { isAdmin } from '../auth/auth.policy.js';
 import { presenterOf } from '../streaming/stream.routes.js';
 import { queryInteger, queryString } from '../streaming/url-signing.js';
 import { finalizeChapters } from './chapter-finalize.js';
+import { adminChapterView, chapterView } from './chapter-view.js';
 import {
   chapterKey,
   chapterPlaylist,
@@ -11,30 +12,7 @@ import {
   createChapterStreamUrl,
   type PlaybackGrant,
 } from './chapter-playback.js';
-import type { Chapter } from './chapter.entity.js';
 import * as chapters from './chapter.service.js';
-
-/** The REST shape of a chapter: the spec's fields and its file's id, never the playlist or key. */
-export function chapterView(c: Chapter) {
-  return {
-    id: c.id,
-    fileId: c.file.id,
-    label: c.label,
-    startTime: c.startTime,
-    endTime: c.endTime ?? null,
-    order: c.order,
-    status: c.status,
-    plainSize: c.plainSize ?? null,
-    encryptedSize: c.encryptedSize ?? null,
-    finalizedAt: c.finalizedAt ?? null,
-    createdAt: c.createdAt,
-  };
-}
-
-/** What administrators see besides: where the segments are kept and why finalizing failed. */
-function adminChapterView(c: Chapter) {
-  return { ...chapterView(c), storageType: c.storageType ?? null, error: c.error ?? null };
-}
 
 function grantFrom(query: Record<string, unknown>): PlaybackGrant {
   return {

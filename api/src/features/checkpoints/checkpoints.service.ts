@@ -4,6 +4,7 @@ import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
 import { Checkpoint } from './checkpoint.entity.js';
+import type { CheckpointView } from './checkpoints.contract.js';
 import { createCheckpointSchema } from './checkpoints.schemas.js';
 
 /** The caller's own checkpoints in a file they may see, in playing order. */
@@ -47,7 +48,7 @@ export async function deleteCheckpoint(ctx: Ctx, checkpointId: string): Promise<
 }
 
 /** The REST shape, with the ids of the file and the owner. */
-export function checkpointView(c: Checkpoint) {
+export function checkpointView(c: Checkpoint): CheckpointView {
   return {
     id: c.id,
     fileId: c.file.id,

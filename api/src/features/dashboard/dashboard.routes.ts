@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { sendData } from '../../http/respond.js';
+import type { DashboardView } from './dashboard.contract.js';
 import { dashboardStats } from './dashboard.service.js';
 
 /** REST GET /api/v1/admin/files/stats; registered before the /admin/files/:id routes. */
@@ -8,7 +9,7 @@ export function dashboardRoutes(): Router {
 
   router.get('/admin/files/stats', async (_req, res) => {
     const stats = await dashboardStats(res.locals.ctx);
-    sendData(res, {
+    const view: DashboardView = {
       ...stats,
       recentUploads: stats.recentUploads.map((f) => ({
         id: f.id,
@@ -19,7 +20,8 @@ export function dashboardRoutes(): Router {
         isPublic: f.isPublic,
         createdAt: f.createdAt,
       })),
-    });
+    };
+    sendData(res, view);
   });
 
   return router;

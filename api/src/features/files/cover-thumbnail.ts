@@ -7,7 +7,8 @@ import type { Sharp, SharpOptions } from 'sharp';
 export const THUMBNAIL_EDGE = 512;
 
 /** Which copy of a cover a request wants: the original, or the card-sized one. */
-export type CoverSize = 'full' | 'thumbnail';
+export const coverSizes = ['full', 'thumbnail'] as const;
+export type CoverSize = (typeof coverSizes)[number];
 
 export const THUMBNAIL_MIME = 'image/webp';
 

@@ -1,44 +1,40 @@
-import type { Chapter } from '../chapters/chapter.entity.js';
+import { z } from 'zod';
+import { component, timestamp } from '../../http/contract.js';
+import { chapterView, chapterViewSchema } from '../chapters/chapter-view.js';
 import { coverImagePathOf, coverUrlOf, type FileLoaders } from './file-loaders.js';
 import type { FileSummary } from './files.service.js';
 
 /** A file as REST clients read it: the same fields as the GraphQL AudioFile type. */
-export interface FileView {
-  id: string;
-  title: string;
-  description: string | null;
-  filename: string;
-  size: number;
-  duration: number;
-  mimeType: string;
-  isPublic: boolean;
-  createdAt: Date;
-  coverImagePath: string | null;
-  /** The inline cover as a data: URL on a single file's answer; null in lists, which carry coverUrl. */
-  coverImageBase64: string | null;
-  coverUrl: string | null;
-  coverThumbnailUrl: string | null;
-  chapters?: ChapterView[];
-}
-
-export type ChapterView = Pick<
-  Chapter,
-  'id' | 'label' | 'startTime' | 'endTime' | 'order' | 'status' | 'plainSize' | 'encryptedSize' | 'finalizedAt'
->;
-
-function chapterView(c: Chapter): ChapterView {
-  return {
-    id: c.id,
-    label: c.label,
-    startTime: c.startTime,
-    endTime: c.endTime ?? null,
-    order: c.order,
-    status: c.status,
-    plainSize: c.plainSize ?? null,
-    encryptedSize: c.encryptedSize ?? null,
-    finalizedAt: c.finalizedAt ?? null,
-  };
-}
+export const fileViewSchema = component(
+  'AudioFile',
+  z
+    .object({
+      id: z.guid(),
+      title: z.string(),
+      description: z.string().nullable(),
+      filename: z.string(),
+      size: z.number().meta({ description: 'Bytes.' }),
+      duration: z.number().meta({ description: 'Seconds.' }),
+      mimeType: z.string(),
+      isPublic: z.boolean(),
+      createdAt: timestamp,
+      coverImagePath: z
+        .string()
+        .nullable()
+        .meta({ description: 'GET this URL (with your credentials) for a file-stored cover; null otherwise.' }),
+      coverImageBase64: z.string().nullable().meta({
+        description: 'The inline cover as a data: URL, on a single file only (null in lists, which carry coverUrl).',
+      }),
+      coverUrl: z
+        .string()
+        .nullable()
+        .meta({ description: 'GET this URL for the cover, whichever the storage; null without one.' }),
+      coverThumbnailUrl: z.string().nullable().meta({ description: 'As coverUrl, at most 512 px on its long side.' }),
+      chapters: z.array(chapterViewSchema).optional().meta({ description: 'In order; on a single file only.' }),
+    })
+    .meta({ description: 'An audio file of the library.' }),
+);
+export type FileView = z.output<typeof fileViewSchema>;
 
 interface ViewOptions {
   chapters?: boolean;

@@ -1,42 +1,15 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { AppError } from '../../errors.js';
+import { readListQuery } from '../../http/list-query.js';
 import { sendData } from '../../http/respond.js';
+import { parseInput } from '../../validation.js';
 import { requireAdmin } from '../auth/auth.policy.js';
-import type { CoverSize } from './cover-thumbnail.js';
 import * as admin from './file-admin.service.js';
 import { createFileLoaders } from './file-loaders.js';
 import { readFileUpdateForm, type FileUpdateForm } from './file-update-form.js';
 import { presentFile, presentFiles } from './file-view.js';
+import { coverSizeSchema } from './files.schemas.js';
 import * as files from './files.service.js';
-
-/** Query-string paging and search; absent values fall back to the service defaults. */
-function listQuery(req: Request): {
-  search?: string;
-  offset?: number;
-  limit?: number;
-  status?: string;
-  sort?: string;
-} {
-  const text = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined);
-  const int = (name: string) => (text(name) === undefined ? undefined : Number(text(name)));
-  return {
-    search: text('search'),
-    offset: int('offset'),
-    limit: int('limit'),
-    status: text('status')?.toUpperCase(),
-    sort: text('sort')?.toUpperCase(),
-  };
-}
-
-/** `?size=thumbnail` asks for the card-sized copy; no size, the original. */
-function coverSize(value: unknown): CoverSize {
-  if (value === undefined || value === 'full') return 'full';
-  if (value === 'thumbnail') return 'thumbnail';
-  throw new AppError('BAD_USER_INPUT', "size must be 'full' or 'thumbnail'");
-}
-
-/** REST clients read the whole library in one call unless they page. */
-const REST_DEFAULT_LIMIT = 100;
 
 /** REST /api/v1/files (library) and /api/v1/admin/files: thin adapters over the file services. */
 export function filesRoutes(): Router {
@@ -44,13 +17,13 @@ export function filesRoutes(): Router {
 
   router.get('/files', async (req, res) => {
     const ctx = res.locals.ctx;
-    const query = listQuery(req);
-    const page = await files.listLibrary(ctx, { ...query, limit: query.limit ?? REST_DEFAULT_LIMIT });
+    const { search, offset, limit, sort } = readListQuery(req);
+    const page = await files.listLibrary(ctx, { search, offset, limit, sort });
     sendData(res, await presentFiles(page.items, createFileLoaders(ctx.em)), { total: page.total });
   });
 
   router.get('/files/cover/:id', async (req, res, next) => {
-    const cover = await files.getCoverImage(res.locals.ctx, req.params.id, coverSize(req.query.size));
+    const cover = await files.getCoverImage(res.locals.ctx, req.params.id, parseInput(coverSizeSchema, req.query.size));
     // Private, and asked for again each time (a 304 when unchanged): a revoked grant, unpublished
     // file or ended session must stop showing it at once, not after a cached hour.
     res.setHeader('Cache-Control', 'private, no-cache');
@@ -82,11 +55,12 @@ export function filesRoutes(): Router {
 
   router.get('/admin/files', async (req, res) => {
     const ctx = res.locals.ctx;
-    const query = listQuery(req);
+    const { search, offset, limit, status } = readListQuery(req);
     const page = await admin.listAdminFiles(ctx, {
-      ...query,
-      status: query.status as admin.FileStatus | undefined,
-      limit: query.limit ?? REST_DEFAULT_LIMIT,
+      search,
+      offset,
+      limit,
+      status: status as admin.FileStatus | undefined,
     });
     sendData(res, await presentFiles(page.items, createFileLoaders(ctx.em)), { total: page.total });
   });

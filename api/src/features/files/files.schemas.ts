@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { coverSizes } from './cover-thumbnail.js';
 import { CoverStorage } from './cover.entity.js';
 import { FileStatusFilter } from './files.types.js';
 import { LibrarySort } from './library-order.js';
@@ -38,3 +39,9 @@ export const fileStatusSchema = z.enum(FileStatusFilter, { error: 'status must b
 
 /** The orders of the library, as the REST query and the GraphQL argument name them. */
 export const librarySortSchema = z.enum(LibrarySort);
+
+/** `?size=` of a cover: the original, or the card-sized copy. */
+export const coverSizeSchema = z
+  .enum(coverSizes, { error: "size must be 'full' or 'thumbnail'" })
+  .default('full')
+  .meta({ description: 'thumbnail: a WebP copy at most 512 px on its long side.' });

@@ -55,8 +55,6 @@ async function authorizeChunk(ctx: Ctx, token: string | null, headers: ChunkHead
   const fileName = decodedFileName(headers.fileName);
   const caller = requireAdmin({ ...ctx, caller: found.caller });
   const h = parseInput(chunkHeadersSchema, { ...headers, fileName });
-  // A malformed X-Upload-ID read no upload: refused here, as ownUpload refuses it.
-  parseId(h.uploadId, 'uploadId');
   return { caller, h, session: await checkedOwnUpload(ctx, caller, found.companion, true) };
 }
 

@@ -9,6 +9,7 @@ import { bearerToken } from '../auth/authenticate.js';
 import * as chunked from './chunked-upload.service.js';
 import type { BodySource } from './multipart.js';
 import { receiveChunk } from './upload-chunk.service.js';
+import { chunkHeaderNames, type ChunkHeaders } from './uploads.schemas.js';
 import { uploadFile } from './uploads.service.js';
 
 /**
@@ -26,8 +27,13 @@ function uploadBody(req: Request, res: Response, caller: Caller | null): BodySou
 }
 
 function header(req: Request, name: string): string | undefined {
-  const value = req.headers[name];
+  const value = req.headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
+}
+
+function chunkHeaders(req: Request): ChunkHeaders {
+  const entries = Object.entries(chunkHeaderNames).map(([key, name]) => [key, header(req, name)]);
+  return Object.fromEntries(entries) as ChunkHeaders;
 }
 
 async function present(ctx: Ctx, file: AudioFile) {
@@ -57,19 +63,17 @@ export function uploadsRoutes(): Router {
     const progress = await receiveChunk(
       res.locals.ctx,
       bearerToken(req.headers.authorization),
-      {
-        uploadId: header(req, 'x-upload-id'),
-        chunkIndex: header(req, 'x-chunk-index'),
-        totalChunks: header(req, 'x-total-chunks'),
-        fileSize: header(req, 'x-file-size'),
-        fileName: header(req, 'x-file-name'),
-      },
+      chunkHeaders(req),
       (caller) => uploadBody(req, res, caller),
     );
     const uploaded = progress.uploadedChunks;
     sendData(
       res,
-      { uploadId: progress.session.id, chunkIndex: Number(header(req, 'x-chunk-index')), uploadedChunks: uploaded },
+      {
+        uploadId: progress.session.id,
+        chunkIndex: Number(header(req, chunkHeaderNames.chunkIndex)),
+        uploadedChunks: uploaded,
+      },
       { uploadedChunks: uploaded },
     );
   });

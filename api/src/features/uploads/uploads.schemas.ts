@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../../validation.js';
 import { coverStorageTypeSchema } from '../files/files.schemas.js';
 
 /** The client's chunk size (spec section 9); init's totalChunks must agree with it. */
@@ -53,13 +54,21 @@ const headerInt = (name: string) =>
     .regex(/^\d{1,12}$/, `${name} header must be a whole number`)
     .transform(Number);
 
-/** The chunk request's headers, as the spec's client sends them. */
+/** The chunk request's headers, as the spec's client sends them, by the key the service reads each under. */
+export const chunkHeaderNames = {
+  uploadId: 'X-Upload-ID',
+  chunkIndex: 'X-Chunk-Index',
+  totalChunks: 'X-Total-Chunks',
+  fileSize: 'X-File-Size',
+  fileName: 'X-File-Name',
+} as const;
+
 export const chunkHeadersSchema = z.object({
-  uploadId: z.string({ error: 'X-Upload-ID header is required' }),
-  chunkIndex: headerInt('X-Chunk-Index'),
-  totalChunks: headerInt('X-Total-Chunks'),
-  fileSize: headerInt('X-File-Size'),
-  fileName: z.string().optional(),
+  uploadId: idField('uploadId', 'X-Upload-ID header is required').meta({ description: 'The id init answered.' }),
+  chunkIndex: headerInt('X-Chunk-Index').meta({ description: 'From 0 to totalChunks - 1.' }),
+  totalChunks: headerInt('X-Total-Chunks').meta({ description: 'As given to init.' }),
+  fileSize: headerInt('X-File-Size').meta({ description: 'Bytes, as given to init.' }),
+  fileName: z.string().optional().meta({ description: 'URI-encoded; when sent, as given to init.' }),
 });
 /** Raw header values; missing ones are reported by the schema. */
-export type ChunkHeaders = { [K in keyof z.input<typeof chunkHeadersSchema>]?: string };
+export type ChunkHeaders = { [K in keyof typeof chunkHeaderNames]?: string };

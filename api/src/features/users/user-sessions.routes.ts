@@ -1,5 +1,7 @@
 import { Router } from 'express';
 import { sendData } from '../../http/respond.js';
+import { deviceView } from '../auth/device-view.js';
+import { userView } from './user-view.js';
 import * as sessions from './user-sessions.service.js';
 
 /** REST /api/v1/admin/users/:id/{sessions,unlock}. */
@@ -8,7 +10,7 @@ export function userSessionsRoutes(): Router {
 
   router.get('/admin/users/:id/sessions', async (req, res) => {
     const list = await sessions.listUserSessions(res.locals.ctx, req.params.id);
-    sendData(res, list.map((s) => ({ ...s, user: undefined })));
+    sendData(res, list.map((s) => deviceView(s)));
   });
 
   router.delete('/admin/users/:id/sessions/:sessionId', async (req, res) => {
@@ -18,7 +20,7 @@ export function userSessionsRoutes(): Router {
 
   router.patch('/admin/users/:id/unlock', async (req, res) => {
     const user = await sessions.unlockUser(res.locals.ctx, req.params.id);
-    sendData(res, user, { message: `User ${user.email} has been unlocked successfully` });
+    sendData(res, userView(user), { message: `User ${user.email} has been unlocked successfully` });
   });
 
   return router;

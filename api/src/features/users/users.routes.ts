@@ -1,31 +1,10 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { createLoaders } from '../../graphql/loaders.js';
+import { readListQuery } from '../../http/list-query.js';
 import { sendData } from '../../http/respond.js';
-import { isAdmin } from '../auth/auth.policy.js';
-import { listUsers, type UserSummary } from './user-list.js';
+import { listUsers } from './user-list.js';
+import { userView } from './user-view.js';
 import * as users from './users.service.js';
-
-/** The REST shape of a user: explicit fields, so nothing hidden can slip out. */
-function userView(u: UserSummary, sessionCount?: number) {
-  return {
-    id: u.id,
-    name: u.name,
-    email: u.email,
-    role: u.role,
-    isAdmin: isAdmin(u),
-    isLocked: u.isLocked,
-    lockUntil: u.lockUntil ?? null,
-    avatarUrl: u.avatarUrl ?? null,
-    createdAt: u.createdAt,
-    ...(sessionCount === undefined ? {} : { sessionCount, hasMultipleSessions: sessionCount > 1 }),
-  };
-}
-
-function listQuery(req: Request) {
-  const text = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined);
-  const int = (name: string) => (text(name) === undefined ? undefined : Number(text(name)));
-  return { search: text('search'), offset: int('offset'), limit: int('limit') ?? 100 };
-}
 
 /** REST /api/v1/admin/users: thin adapters over the user service. */
 export function usersRoutes(): Router {
@@ -38,7 +17,8 @@ export function usersRoutes(): Router {
 
   router.get('/admin/users/with-sessions', async (req, res) => {
     const ctx = res.locals.ctx;
-    const page = await listUsers(ctx, listQuery(req));
+    const { search, offset, limit } = readListQuery(req);
+    const page = await listUsers(ctx, { search, offset, limit });
     const loaders = createLoaders(ctx.em);
     const counts = await Promise.all(page.items.map((u) => loaders.activeSessionCount.load(u.id)));
     sendData(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openApiDocument } from '../../http/openapi.js';
+import { openApiDocument } from '../../http/openapi-document.js';
 import { restOperations } from '../operation-inventory.js';
 import { idPayloads, malformedJsonBodies, NUL_PAYLOAD, OVERLONG, textPayloads, wrongTypesFor } from './payloads.js';
 

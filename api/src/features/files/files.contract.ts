@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { component, dataBody, doneBody, filePart, idParam, routes, type HeaderDoc } from '../../http/contract.js';
+import { listQuerySchema } from '../../http/list-query.js';
+import { COVER_MAX_BYTES } from './cover-storage.js';
+import { fileViewSchema } from './file-view.js';
+import { coverSizeSchema, fileStatusSchema, librarySortSchema, updateFileSchema } from './files.schemas.js';
+
+const fileId = z.object({ id: idParam('The file id.') });
+const fileBody = component('FileAnswer', dataBody(fileViewSchema));
+const filePage = component('FilePage', dataBody(z.array(fileViewSchema), { total: z.int().min(0) }));
+const anyCase = 'Any case.';
+
+const coverHeaders: Record<string, HeaderDoc> = {
+  ETag: { description: 'Send it back as If-None-Match to get a 304 while unchanged.', schema: z.string() },
+  'Last-Modified': { description: 'When the cover last changed.', schema: z.string() },
+  'Cache-Control': { description: 'private, no-cache: asked for again each time.', schema: z.string() },
+};
+
+/** REST /api/v1/files (library) and /api/v1/admin/files (files.routes.ts). */
+export const filesContract = routes([
+  {
+    operationId: 'listLibrary',
+    method: 'get',
+    path: '/files',
+    tag: 'library',
+    summary: 'The files you may see',
+    description: 'Public files, files granted to you (live grants) and, for administrators, every file.',
+    caller: 'signedIn',
+    query: listQuerySchema('Case-insensitive substring of the title or description.').extend({
+      sort: librarySortSchema.default(librarySortSchema.enum.RECENTLY_ADDED).meta({ description: anyCase }),
+    }),
+    answers: { 200: { description: 'One page of files and how many match in all.', json: filePage } },
+  },
+  {
+    operationId: 'getCover',
+    method: 'get',
+    path: '/files/cover/:id',
+    tag: 'library',
+    summary: 'The cover image of a file you may see',
+    caller: 'signedIn',
+    params: fileId,
+    query: z.object({ size: coverSizeSchema }),
+    headers: z.object({
+      'If-None-Match': z.string().optional().meta({ description: 'The ETag of the copy you hold.' }),
+    }),
+    answers: {
+      200: { description: 'The image (JPEG, PNG, GIF or WebP).', bytes: 'image/*', headers: coverHeaders },
+      304: { description: 'Unchanged since the ETag you sent.', headers: coverHeaders },
+    },
+  },
+  {
+    operationId: 'getFile',
+    method: 'get',
+    path: '/files/:id',
+    tag: 'library',
+    summary: 'One file you may see, with its chapters',
+    caller: 'signedIn',
+    params: fileId,
+    answers: { 200: { description: 'The file; an inline cover as a data: URL.', json: fileBody } },
+  },
+  {
+    operationId: 'listAdminFiles',
+    method: 'get',
+    path: '/admin/files',
+    tag: 'admin-files',
+    summary: 'Every file',
+    caller: 'admin',
+    query: listQuerySchema('Case-insensitive substring of the title, filename or description.').extend({
+      status: fileStatusSchema.default(fileStatusSchema.enum.ALL).meta({ description: anyCase }),
+    }),
+    answers: { 200: { description: 'One page of files, newest first, and how many match in all.', json: filePage } },
+  },
+  {
+    operationId: 'getAdminFile',
+    method: 'get',
+    path: '/admin/files/:id',
+    tag: 'admin-files',
+    summary: 'One file, with its chapters',
+    caller: 'admin',
+    params: fileId,
+    answers: { 200: { description: 'The file.', json: fileBody } },
+  },
+  {
+    operationId: 'updateFile',
+    method: 'put',
+    path: '/admin/files/:id',
+    tag: 'admin-files',
+    summary: "Change a file's title, description, public flag and cover",
+    description:
+      'JSON, or multipart/form-data to send a cover too. Absent fields stay as they are. Making a file private stops the playback of listeners without a grant.',
+    caller: 'admin',
+    params: fileId,
+    body: {
+      required: false,
+      json: updateFileSchema,
+      multipart: updateFileSchema.extend({
+        cover: filePart(
+          'image/*',
+          `At most ${COVER_MAX_BYTES} bytes; JPEG, PNG, GIF or WebP, checked by content.`,
+        ).optional(),
+      }),
+    },
+    answers: { 200: { description: 'The changed file.', json: fileBody } },
+  },
+  {
+    operationId: 'deleteFile',
+    method: 'delete',
+    path: '/admin/files/:id',
+    tag: 'admin-files',
+    summary: 'Delete a file',
+    description: 'With its audio, cover, chapters, segments, grants and checkpoints; its listeners are stopped.',
+    caller: 'admin',
+    params: fileId,
+    answers: { 200: { description: 'Deleted.', json: doneBody } },
+  },
+]);

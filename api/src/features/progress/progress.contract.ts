@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { component, dataBody, idParam, routes, timestamp } from '../../http/contract.js';
+import { fileViewSchema } from '../files/file-view.js';
+import { inProgressLimitSchema, saveProgressSchema } from './progress.schemas.js';
+
+export const progressViewSchema = component(
+  'ListeningProgress',
+  z
+    .object({
+      fileId: z.guid(),
+      position: z.number().min(0).meta({ description: "Seconds from the start, within the file's duration." }),
+      finished: z.boolean().meta({ description: 'True once played to the end (or to within a few seconds of it).' }),
+      updatedAt: timestamp,
+    })
+    .meta({ description: 'Where you are in a file.' }),
+);
+
+const fileId = z.object({ fileId: idParam('The file id.') });
+
+/** REST /api/v1/progress (progress.routes.ts). */
+export const progressContract = routes([
+  {
+    operationId: 'continueListening',
+    method: 'get',
+    path: '/progress',
+    tag: 'progress',
+    summary: 'Continue listening',
+    description:
+      'Files you started and have not finished, most recently played first; files you may no longer see drop out.',
+    caller: 'signedIn',
+    query: z.object({ limit: inProgressLimitSchema }),
+    answers: {
+      200: {
+        description: 'Each file with your progress in it.',
+        json: dataBody(z.array(fileViewSchema.extend({ progress: progressViewSchema }))),
+      },
+    },
+  },
+  {
+    operationId: 'getProgress',
+    method: 'get',
+    path: '/progress/:fileId',
+    tag: 'progress',
+    summary: 'Your position in a file you may see',
+    caller: 'signedIn',
+    params: fileId,
+    answers: {
+      200: { description: 'Null when you have not played it.', json: dataBody(progressViewSchema.nullable()) },
+    },
+  },
+  {
+    operationId: 'saveProgress',
+    method: 'put',
+    path: '/progress/:fileId',
+    tag: 'progress',
+    summary: 'Store your position in a file you may see',
+    description:
+      "At most 4 saves a second per device session (429 beyond); the position is clamped to the file's duration.",
+    caller: 'signedIn',
+    params: fileId,
+    body: { required: true, json: saveProgressSchema },
+    answers: { 200: { description: 'The stored position.', json: dataBody(progressViewSchema) } },
+  },
+]);

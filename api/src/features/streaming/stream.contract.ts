@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import {
+  dataBody,
+  idParam,
+  routes,
+  timestamp,
+  type Answer,
+  type HeaderDoc,
+  type RouteContract,
+} from '../../http/contract.js';
+import { signedUrlSchema } from './stream.schemas.js';
+
+const fileId = z.object({ fileId: idParam('The file id.') });
+
+const rangeHeaders = z.object({
+  Range: z.string().optional().meta({ description: 'One range, bytes=start-end; others are served whole (200).' }),
+});
+const byteHeaders: Record<string, HeaderDoc> = {
+  'Accept-Ranges': { description: 'bytes', schema: z.string() },
+  'Content-Length': { description: 'Bytes in this answer.', schema: z.int() },
+  'Cache-Control': {
+    description: 'private, no-store: per-user bytes, never kept by a shared cache.',
+    schema: z.string(),
+  },
+};
+const partialHeaders = { ...byteHeaders, 'Content-Range': { description: 'bytes start-end/size', schema: z.string() } };
+const audioAnswers = (head: boolean): RouteContract['answers'] => {
+  const bytes: Partial<Answer> = head ? {} : { bytes: 'audio/*' };
+  return {
+    200: {
+      description: head ? 'Still valid; the headers of the whole file.' : 'The whole file.',
+      headers: byteHeaders,
+      ...bytes,
+    },
+    206: {
+      description: head ? 'Still valid; the headers of the range.' : 'The range asked for.',
+      headers: partialHeaders,
+      ...bytes,
+    },
+  };
+};
+
+/** `?...` of a signed seek URL, as createSignedUrl writes it; clients use the URL as given. */
+const signedQuery = z.object({
+  sid: idParam('The device session the URL was issued to.'),
+  st: z.int().meta({ description: 'When that session began (ms since the epoch).' }),
+  start: z.number().min(0).meta({ description: 'Seconds.' }),
+  end: z.number().meta({ description: 'Seconds; -1 for the end of the file.' }),
+  exp: z.int().meta({ description: 'Expiry (ms since the epoch).' }),
+  sig: z.string().meta({ description: 'The server signature of the above.' }),
+});
+const streamToken = z.object({ token: z.string().meta({ description: 'The sessionToken of a stream session.' }) });
+
+const streamBytes = (method: 'get' | 'head'): RouteContract => ({
+  operationId: method === 'get' ? 'streamAudio' : 'checkStream',
+  method,
+  path: '/drm/stream/:token',
+  tag: 'streaming',
+  summary: method === 'get' ? 'The audio of a stream session' : 'Check that a stream session is still valid',
+  description:
+    'For the media element, which cannot send headers: the token in the path is the credential, re-checked at every request (grant, lock, session). Honours Range.',
+  caller: 'url',
+  params: streamToken,
+  headers: rangeHeaders,
+  answers: audioAnswers(method === 'head'),
+  errors: ['RANGE_NOT_SATISFIABLE'],
+});
+
+const signedBytes = (method: 'get' | 'head'): RouteContract => ({
+  operationId: method === 'get' ? 'signedAudio' : 'checkSignedAudio',
+  method,
+  path: '/drm/signed/:fileId',
+  tag: 'streaming',
+  summary: method === 'get' ? 'The audio behind a signed seek URL' : 'Check a signed seek URL',
+  description: 'From the start time the URL was signed for; the signature and the session behind it are re-checked.',
+  caller: 'url',
+  params: fileId,
+  query: signedQuery,
+  headers: rangeHeaders,
+  answers: audioAnswers(method === 'head'),
+  errors: ['RANGE_NOT_SATISFIABLE'],
+});
+
+/** REST /api/v1/drm (stream.routes.ts). */
+export const streamContract = routes([
+  {
+    operationId: 'drmStatus',
+    method: 'get',
+    path: '/drm/status/:fileId',
+    tag: 'streaming',
+    summary: 'Whether you may play a file and how it is delivered',
+    caller: 'signedIn',
+    params: fileId,
+    answers: {
+      200: {
+        description: 'How the file plays.',
+        json: dataBody(
+          z.object({
+            fileId: z.guid(),
+            chunkedStreaming: z.boolean(),
+            protected: z.boolean(),
+            duration: z.number(),
+            size: z.number(),
+            mimeType: z.string(),
+            readyChapters: z.int().min(0),
+          }),
+        ),
+      },
+    },
+  },
+  {
+    operationId: 'createStreamSession',
+    method: 'post',
+    path: '/drm/session/:fileId',
+    tag: 'streaming',
+    summary: 'Open a stream session',
+    description: 'Bound to your device session: it ends with it, and with your access to the file.',
+    caller: 'signedIn',
+    params: fileId,
+    answers: {
+      200: {
+        description: 'The token and the URL to play.',
+        json: dataBody(
+          z.object({
+            sessionToken: z.string(),
+            duration: z.number().meta({ description: 'Seconds.' }),
+            streamUrl: z.string().meta({ description: '/api/v1/drm/stream/{sessionToken}' }),
+            expiresAt: timestamp,
+          }),
+        ),
+      },
+    },
+  },
+  streamBytes('get'),
+  streamBytes('head'),
+  {
+    operationId: 'createSignedUrl',
+    method: 'post',
+    path: '/drm/signed-url/:fileId',
+    tag: 'streaming',
+    summary: 'A signed URL for the audio from a start time, for seeking',
+    caller: 'signedIn',
+    params: fileId,
+    body: { required: true, json: signedUrlSchema },
+    answers: {
+      200: { description: 'The URL.', json: dataBody(z.object({ signedUrl: z.string(), expiresAt: timestamp })) },
+    },
+  },
+  signedBytes('get'),
+  signedBytes('head'),
+]);
