@@ -63,12 +63,13 @@ export const chunkHeaderNames = {
   fileName: 'X-File-Name',
 } as const;
 
+// The id comes last: a malformed one is reported after the other headers, as it always was.
 export const chunkHeadersSchema = z.object({
-  uploadId: idField('uploadId', 'X-Upload-ID header is required').meta({ description: 'The id init answered.' }),
   chunkIndex: headerInt('X-Chunk-Index').meta({ description: 'From 0 to totalChunks - 1.' }),
   totalChunks: headerInt('X-Total-Chunks').meta({ description: 'As given to init.' }),
   fileSize: headerInt('X-File-Size').meta({ description: 'Bytes, as given to init.' }),
   fileName: z.string().optional().meta({ description: 'URI-encoded; when sent, as given to init.' }),
+  uploadId: idField('uploadId', 'X-Upload-ID header is required').meta({ description: 'The id init answered.' }),
 });
 /** Raw header values; missing ones are reported by the schema. */
 export type ChunkHeaders = { [K in keyof typeof chunkHeaderNames]?: string };
