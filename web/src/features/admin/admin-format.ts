@@ -18,15 +18,6 @@ export function formatDurationShort(totalSeconds: number): string {
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-/** 'Just now', 'Nm ago', 'Nh ago', 'Nd ago'. */
-export function formatRelativeTime(iso: string, now = Date.now()): string {
-  const minutes = Math.floor((now - new Date(iso).getTime()) / 60_000);
-  if (minutes < 1) return 'Just now';
-  if (minutes < 60) return `${minutes}m ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours}h ago`;
-  return `${Math.floor(hours / 24)}d ago`;
-}
 
 export function formatDate(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleDateString() : '';

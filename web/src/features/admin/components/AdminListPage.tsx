@@ -1,7 +1,8 @@
-import { Alert, Container } from '@mui/material';
+import { Container } from '@mui/material';
 import type { ReactNode } from 'react';
 import type { Banners } from '../hooks/useBanners';
 import { AdminPageHeader } from './AdminPageHeader';
+import { Banner } from '../../../components/Banner';
 
 interface Props {
   title: string;
@@ -21,21 +22,9 @@ export function AdminListPage({ title, back, actions, banners, loadError, childr
       <AdminPageHeader title={title} back={back}>
         {actions}
       </AdminPageHeader>
-      {banners.success && (
-        <Alert severity="success" sx={{ mb: 2 }}>
-          {banners.success}
-        </Alert>
-      )}
-      {banners.error && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {banners.error}
-        </Alert>
-      )}
-      {loadError && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {loadError}
-        </Alert>
-      )}
+      <Banner severity="success">{banners.success}</Banner>
+      <Banner severity="error">{banners.error}</Banner>
+      <Banner severity="error">{loadError}</Banner>
       {children}
     </Container>
   );

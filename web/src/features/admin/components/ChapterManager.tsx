@@ -23,6 +23,7 @@ import { useTimedMessage } from '../hooks/useTimedMessage';
 import { ChapterDialog, type ChapterDraft } from './ChapterDialog';
 import { ChapterRow } from './ChapterRow';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { Banner } from '../../../components/Banner';
 
 type Editing = { chapter: AdminChapterFragment | null } | null;
 
@@ -160,21 +161,9 @@ export function ChapterManager({ fileId }: { fileId: string }) {
       </Stack>
       {/* Shaka attaches here; the rows are the controls. */}
       <audio ref={audioRef} hidden />
-      {success && (
-        <Alert severity="success" sx={{ mb: 2 }}>
-          {success}
-        </Alert>
-      )}
-      {error && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {error}
-        </Alert>
-      )}
-      {playbackError && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {playbackError}
-        </Alert>
-      )}
+      <Banner severity="success">{success}</Banner>
+      <Banner severity="error">{error}</Banner>
+      <Banner severity="error">{playbackError}</Banner>
       {chapters.error && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {errorText(chapters.error, 'Failed to load chapters')}

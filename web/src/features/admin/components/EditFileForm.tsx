@@ -1,5 +1,5 @@
 import { useMutation } from '@apollo/client/react';
-import { Alert, Box, Button, FormControlLabel, Grid, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
+import { Box, Button, FormControlLabel, Grid, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { restRequest } from '../../../app/rest';
@@ -9,6 +9,7 @@ import { errorText, formatBytes, formatDateTime, formatDurationShort } from '../
 import { useRedirectAfter } from '../hooks/useRedirectAfter';
 import { CoverPicker, coverProblem, type CoverStorageType } from './CoverPicker';
 import { FileAudioPreview } from './FileAudioPreview';
+import { Banner } from '../../../components/Banner';
 
 function Info({ label, value }: { label: string; value: string }) {
   return (
@@ -78,16 +79,8 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
 
   return (
     <Paper component="form" noValidate onSubmit={(e) => void onSubmit(e)} sx={{ p: 3 }}>
-      {error && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {error}
-        </Alert>
-      )}
-      {success && (
-        <Alert severity="success" sx={{ mb: 2 }}>
-          {success}
-        </Alert>
-      )}
+      <Banner severity="error">{error}</Banner>
+      <Banner severity="success">{success}</Banner>
       <Typography variant="h6" component="h2" gutterBottom>
         File Information
       </Typography>

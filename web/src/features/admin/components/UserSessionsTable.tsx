@@ -22,7 +22,8 @@ import {
   AdminUserSessionsDocument,
   type AdminUserSessionsQuery,
 } from '../../../gql/graphql';
-import { errorText, formatDateTime, formatRelativeTime } from '../admin-format';
+import { relativeTime } from '../../../components/relative-time';
+import { errorText, formatDateTime } from '../admin-format';
 import { useTimedMessage } from '../hooks/useTimedMessage';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { currentFirst, deviceLabel } from '../../devices/device-label';
@@ -90,7 +91,7 @@ export function UserSessionsTable({ userId }: { userId: string }) {
                 </TableCell>
                 <TableCell>{session.ipAddress ?? 'Unknown'}</TableCell>
                 <TableCell title={formatDateTime(session.lastActivity)}>
-                  {formatRelativeTime(session.lastActivity)}
+                  {relativeTime(session.lastActivity)}
                 </TableCell>
                 <TableCell align="right">
                   <Tooltip title="Terminate session">
@@ -121,7 +122,7 @@ export function UserSessionsTable({ userId }: { userId: string }) {
             <Typography>This device will be signed out immediately.</Typography>
             <Typography>Device: {toTerminate ? deviceLabel(toTerminate) : ''}</Typography>
             <Typography>IP Address: {toTerminate?.ipAddress ?? 'Unknown'}</Typography>
-            <Typography>Last Activity: {toTerminate ? formatRelativeTime(toTerminate.lastActivity) : ''}</Typography>
+            <Typography>Last Activity: {toTerminate ? relativeTime(toTerminate.lastActivity) : ''}</Typography>
           </>
         }
       />

@@ -1,5 +1,5 @@
 import { useMutation } from '@apollo/client/react';
-import { Alert, Box, Button, Container, Paper, Stack, TextField } from '@mui/material';
+import { Box, Button, Container, Paper, Stack, TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { AdminCreateUserDocument } from '../../../gql/graphql';
@@ -7,6 +7,7 @@ import { errorText } from '../admin-format';
 import { AdminPageHeader } from '../components/AdminPageHeader';
 import { UserFields, type UserFieldValues } from '../components/UserFields';
 import { useRedirectAfter } from '../hooks/useRedirectAfter';
+import { Banner } from '../../../components/Banner';
 
 export function CreateUserPage() {
   const navigate = useNavigate();
@@ -35,8 +36,8 @@ export function CreateUserPage() {
     <Container maxWidth="sm" sx={{ py: 4 }}>
       <AdminPageHeader title="Create User" back="/admin/users" />
       <Paper sx={{ p: 3 }}>
-        {error && <Alert severity="error">{error}</Alert>}
-        {success && <Alert severity="success">{success}</Alert>}
+        <Banner severity="error">{error}</Banner>
+        <Banner severity="success">{success}</Banner>
         <Box component="form" onSubmit={(e) => void onSubmit(e)}>
           <UserFields values={values} onChange={setValues} />
           <TextField

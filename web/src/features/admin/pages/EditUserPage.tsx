@@ -8,6 +8,7 @@ import { AdminPageHeader } from '../components/AdminPageHeader';
 import { UserFields, type UserFieldValues } from '../components/UserFields';
 import { UserSessionsTable } from '../components/UserSessionsTable';
 import { useRedirectAfter } from '../hooks/useRedirectAfter';
+import { Banner } from '../../../components/Banner';
 
 function EditUserForm({ user }: { user: AdminUserRowFragment }) {
   const navigate = useNavigate();
@@ -37,8 +38,8 @@ function EditUserForm({ user }: { user: AdminUserRowFragment }) {
 
   return (
     <Paper sx={{ p: 3 }}>
-      {error && <Alert severity="error">{error}</Alert>}
-      {success && <Alert severity="success">{success}</Alert>}
+      <Banner severity="error">{error}</Banner>
+      <Banner severity="success">{success}</Banner>
       <Box component="form" onSubmit={(e) => void onSubmit(e)}>
         <UserFields values={values} onChange={setValues} />
         <FormControlLabel

@@ -21,6 +21,7 @@ import { useChunkedUpload } from '../hooks/useChunkedUpload';
 import { useRedirectAfter } from '../hooks/useRedirectAfter';
 import { forgetUpload } from '../hooks/upload-resume-store';
 import { xhrRequest } from '../hooks/xhr-request';
+import { Banner } from '../../../components/Banner';
 
 const CHUNKED_THRESHOLD = 104_857_600;
 const FINALIZE_TIMEOUT_MS = 300_000;
@@ -129,16 +130,8 @@ export function UploadFilePage() {
   return (
     <Container maxWidth="md" sx={{ py: 4 }}>
       <AdminPageHeader title="Upload Audio File" back="/admin/files" />
-      {error && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {error}
-        </Alert>
-      )}
-      {success && (
-        <Alert severity="success" sx={{ mb: 2 }}>
-          {success}
-        </Alert>
-      )}
+      <Banner severity="error">{error}</Banner>
+      <Banner severity="success">{success}</Banner>
       <AudioDropZone file={file} onPick={onPickAudio} />
       {file && (
         <Box sx={{ mt: 2 }}>
