@@ -2,6 +2,7 @@ import type { AppConfig } from './config.js';
 import type { AppDeps } from './context.js';
 import { accessFactsCaches } from './features/access/access-facts-cache.js';
 import { apiKeyLimits } from './features/api-keys/api-key-rate-limit.js';
+import { followAccountUnlocks } from './features/auth/account-unlocked.js';
 import { authLimits } from './features/auth/rate-limiter.js';
 import { progressLimits } from './features/progress/progress.service.js';
 import { hashThread } from './features/uploads/hash-thread.js';
@@ -13,8 +14,15 @@ export function createAppDeps(config: AppConfig, logger: Logger): { deps: AppDep
   const bus = createEventBus(config.redisUrl);
   const { caches, pubSub } = accessFactsCaches(bus.pubSub, logger);
   hashThread.onFailure = (err) => logger.error('uploads.hash_thread_failed', { error: String(err) });
-  return {
-    deps: { config, pubSub, logger, accessFacts: caches, ...authLimits(config), ...progressLimits(), ...apiKeyLimits() },
-    events: { pubSub, close: () => bus.close() },
+  const deps: AppDeps = {
+    config,
+    pubSub,
+    logger,
+    accessFacts: caches,
+    ...authLimits(config),
+    ...progressLimits(),
+    ...apiKeyLimits(),
   };
+  followAccountUnlocks(bus.pubSub, deps, logger);
+  return { deps, events: { pubSub, close: () => bus.close() } };
 }

@@ -34,15 +34,21 @@ export interface AccessChangePayload {
   fileId: string | null;
 }
 
+/** An administrator unlocked the account: every replica forgets the locks it keeps in memory for it. */
+export interface AccountUnlockedPayload {
+  userId: string;
+}
+
 /**
  * Topics carry an id: the user id for security events, the file id for chapter events. Access
- * changes go to every replica's cache, so they carry none.
+ * changes and unlocks go to every replica, so they carry none.
  */
 export type AppPubSub = PubSub<{
   SECURITY_EVENT: [userId: string, payload: SecurityEventPayload];
   CHAPTERS_CHANGED: [fileId: string, payload: ChapterEventPayload];
   ACCESS_CHANGED: [payload: AccessChangePayload];
   API_KEYS_CHANGED: [userId: string, payload: ApiKeyEventPayload];
+  ACCOUNT_UNLOCKED: [payload: AccountUnlockedPayload];
 }>;
 
 export interface EventBus {

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { User } from '../users/user.entity.js';
 import { isKnownDevice } from './known-device.js';
-import { lockAfter } from './rate-limiter.js';
+import { lockAfter, type FailureLocks } from './rate-limiter.js';
 
 /**
  * Whose run of wrong passwords a sign-in attempt counts in, and which lock it obeys (OWASP's
@@ -56,6 +56,14 @@ async function countAccountFailure(em: EntityManager, userId: string): Promise<b
   return true;
 }
 
+/** The key of an account's known device in knownDeviceLocks. */
+const knownDeviceKey = (userId: string, deviceId: string) => `${userId}\n${deviceId}`;
+
+/** Ends every run and lock of the account's known devices (an administrator unlocked the account). */
+export function forgetKnownDeviceLocks(locks: FailureLocks, userId: string): void {
+  locks.clearWhere((key) => key.startsWith(knownDeviceKey(userId, '')));
+}
+
 export function loginLockout(ctx: Ctx, found: User | null, email: string, deviceId: string): LoginLockout {
   const { phantomLocks, knownDeviceLocks } = ctx.deps;
   if (!found) {
@@ -70,7 +78,7 @@ export function loginLockout(ctx: Ctx, found: User | null, email: string, device
   }
   const endAccountRun = (locked: User) => Object.assign(locked, { failedLoginCount: 0, lockUntil: null });
   if (isKnownDevice(ctx, found.id, deviceId)) {
-    const key = `${found.id}\n${deviceId}`;
+    const key = knownDeviceKey(found.id, deviceId);
     return {
       assertOpen: () => {
         const until = knownDeviceLocks.lockedUntil(key);

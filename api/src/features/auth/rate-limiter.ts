@@ -111,6 +111,11 @@ export class FailureLocks {
     this.entries.delete(key);
   }
 
+  /** Ends the runs (and locks) of every key that matches. */
+  clearWhere(matches: (key: string) => boolean): void {
+    for (const key of this.entries.keys()) if (matches(key)) this.entries.delete(key);
+  }
+
   /** Drops unlocked entries, then, if still too many, the least recently failed. */
   private trim(now: number): void {
     for (const [key, entry] of this.entries) if (entry.lockUntil <= now) this.entries.delete(key);

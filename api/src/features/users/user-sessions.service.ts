@@ -6,6 +6,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import { activeSessionConnection, activeSessions } from '../auth/device-list.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
+import { forgetAccountLocks } from '../auth/account-unlocked.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { User } from './user.entity.js';
 
@@ -45,7 +46,7 @@ export async function terminateUserSession(ctx: Ctx, userId: string, sessionId: 
   return true;
 }
 
-/** Lifts both the policy lock and the temporary lock. */
+/** Lifts the policy lock and the temporary locks: the account's and those of its known devices (in memory). */
 export async function unlockUser(ctx: Ctx, userId: string): Promise<User> {
   requireAdmin(ctx);
   const user = await findUser(ctx, userId);
@@ -54,5 +55,6 @@ export async function unlockUser(ctx: Ctx, userId: string): Promise<User> {
   user.failedLoginCount = 0;
   recordAudit(ctx, { action: 'account.unlocked', user });
   await ctx.em.flush();
+  forgetAccountLocks(ctx.deps, user.id);
   return user;
 }

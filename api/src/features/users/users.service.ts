@@ -4,6 +4,7 @@ import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { publishApiKeysChanged } from '../api-keys/api-keys.service.js';
+import { forgetAccountLocks } from '../auth/account-unlocked.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
 import { hashPassword } from '../auth/auth.service.js';
@@ -103,7 +104,7 @@ export async function updateUser(ctx: Ctx, userId: string, rawInput: unknown): P
   if (id === caller.user.id && (input.isLocked || (input.role && input.role !== UserRole.admin))) {
     throw new AppError('BAD_USER_INPUT', 'You cannot lock your own account or remove your own administrator role');
   }
-  const { user, signedOut, demoted } = await ctx.em.transactional(async (tx) => {
+  const { user, signedOut, demoted, unlocked } = await ctx.em.transactional(async (tx) => {
     const user = await lockCallerAndUser(tx, caller, id);
     if (input.email && input.email !== user.email) await ensureEmailFree(tx, input.email, user.id);
     const before = { name: user.name, email: user.email, role: user.role, isLocked: user.isLocked };
@@ -118,10 +119,10 @@ export async function updateUser(ctx: Ctx, userId: string, rawInput: unknown): P
         sessionIds: await endActiveSessions(tx, user, 'locked_by_admin'),
         message: 'Your account has been locked by an administrator.',
       };
-    } else if (input.isLocked === false) {
-      // Unlocking lifts the temporary lock too, as the unlock action does.
-      Object.assign(user, { isLocked: false, lockUntil: null, failedLoginCount: 0 });
     }
+    const unlocked = input.isLocked === false;
+    // Unlocking lifts the temporary lock too, as the unlock action does.
+    if (unlocked) Object.assign(user, { isLocked: false, lockUntil: null, failedLoginCount: 0 });
     if (demoted && !signedOut) {
       signedOut = {
         sessionIds: await endActiveSessions(tx, user, 'role_changed', ctx.deps.config.maxDevices),
@@ -135,8 +136,9 @@ export async function updateUser(ctx: Ctx, userId: string, rawInput: unknown): P
       tx,
     );
     await flushUnique(tx);
-    return { user, signedOut, demoted };
+    return { user, signedOut, demoted, unlocked };
   });
+  if (unlocked) forgetAccountLocks(ctx.deps, user.id);
   if (signedOut?.sessionIds.length) {
     publishSecurityEvent(ctx.deps.pubSub, user.id, 'FORCED_LOGOUT', signedOut);
   }
