@@ -4,6 +4,8 @@ import { accessFactsCaches } from './features/access/access-facts-cache.js';
 import { apiKeyLimits } from './features/api-keys/api-key-rate-limit.js';
 import { followAccountUnlocks } from './features/auth/account-unlocked.js';
 import { authLimits } from './features/auth/rate-limiter.js';
+import { followRipAlerts } from './features/rip-detection/rip-alerts.js';
+import { RipMeter } from './features/rip-detection/rip-meter.js';
 import { progressLimits } from './features/progress/progress.service.js';
 import { hashThread } from './features/uploads/hash-thread.js';
 import { createEventBus, type EventBus } from './event-bus.js';
@@ -22,7 +24,9 @@ export function createAppDeps(config: AppConfig, logger: Logger): { deps: AppDep
     ...authLimits(config),
     ...progressLimits(),
     ...apiKeyLimits(),
+    ripMeter: new RipMeter(config.ripDetection),
   };
   followAccountUnlocks(bus.pubSub, deps, logger);
+  followRipAlerts(bus.pubSub, deps.ripMeter, logger);
   return { deps, events: { pubSub, close: () => bus.close() } };
 }

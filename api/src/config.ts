@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ripDetectionEnv, ripSettings, type RipSettings } from './features/rip-detection/rip-settings.js';
 
 const port = z.coerce
   .number({ error: 'PORT must be a whole number between 0 and 65535' })
@@ -38,6 +39,7 @@ const envSchema = z.object({
     .default(60),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  ...ripDetectionEnv,
 });
 
 export interface AppConfig {
@@ -61,6 +63,8 @@ export interface AppConfig {
   /** Login and registration attempts allowed per client address per minute. */
   loginRateLimitPerMinute: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Thresholds of rip detection (rip-settings.ts). */
+  ripDetection: RipSettings;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyIdleTimeoutSeconds: e.BODY_IDLE_TIMEOUT_SECONDS,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
+    ripDetection: ripSettings(e),
   };
 }
 

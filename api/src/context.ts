@@ -6,6 +6,7 @@ import type { User } from './features/users/user.entity.js';
 import type { AppPubSub } from './event-bus.js';
 import type { AccessFactsCaches } from './features/access/access-facts-cache.js';
 import type { FailureLocks, RateLimiter } from './features/auth/rate-limiter.js';
+import type { RipMeter } from './features/rip-detection/rip-meter.js';
 import type { Logger } from './logger.js';
 
 /** Everything a service needs that lives as long as the app. */
@@ -30,6 +31,8 @@ export interface AppDeps {
   accessFacts: AccessFactsCaches;
   /** Requests per API key per minute, each key with its own limit. */
   apiKeyLimiter: RateLimiter;
+  /** What each device session has been served, against real time (rip-detection/rip-meter.ts). */
+  ripMeter: RipMeter;
 }
 
 /** Who is asking: a signed-in user on one of their device sessions, or an API key acting for a user. */

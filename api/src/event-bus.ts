@@ -34,6 +34,25 @@ export interface AccessChangePayload {
   fileId: string | null;
 }
 
+/** A session suspected of ripping (rip-detection): administrators' dashboards, and every replica's meter. */
+export interface RipAlertPayload {
+  /** The audit entry's id. */
+  id: string;
+  userId: string;
+  email: string | null;
+  sessionId: string;
+  /** The device session's start (ms), which with its id names the metered session. */
+  sessionStart: number;
+  rule: string;
+  fileId: string | null;
+  speed: number;
+  windowSeconds: number;
+  addresses: string[];
+  accountLocked: boolean;
+  throttledUntil: string;
+  at: string;
+}
+
 /** An administrator unlocked the account: every replica forgets the locks it keeps in memory for it. */
 export interface AccountUnlockedPayload {
   userId: string;
@@ -41,13 +60,14 @@ export interface AccountUnlockedPayload {
 
 /**
  * Topics carry an id: the user id for security events, the file id for chapter events. Access
- * changes and unlocks go to every replica, so they carry none.
+ * changes, rip alerts and unlocks go to every replica (and every administrator), so they carry none.
  */
 export type AppPubSub = PubSub<{
   SECURITY_EVENT: [userId: string, payload: SecurityEventPayload];
   CHAPTERS_CHANGED: [fileId: string, payload: ChapterEventPayload];
   ACCESS_CHANGED: [payload: AccessChangePayload];
   API_KEYS_CHANGED: [userId: string, payload: ApiKeyEventPayload];
+  RIP_SUSPECTED: [payload: RipAlertPayload];
   ACCOUNT_UNLOCKED: [payload: AccountUnlockedPayload];
 }>;
 

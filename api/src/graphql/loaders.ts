@@ -4,6 +4,7 @@ import { DeviceSession } from '../features/auth/device-session.entity.js';
 import { createAccessLoaders } from '../features/access/access-loaders.js';
 import { createFileLoaders } from '../features/files/file-loaders.js';
 import { createProgressLoaders } from '../features/progress/progress-loaders.js';
+import { createRipLoaders } from '../features/rip-detection/rip-alerts.js';
 
 /** Per-request batch loaders for computed fields, so lists cost a fixed number of queries. */
 export function createLoaders(em: EntityManager) {
@@ -20,6 +21,7 @@ export function createLoaders(em: EntityManager) {
     ...createFileLoaders(em),
     ...createAccessLoaders(em),
     ...createProgressLoaders(em),
+    ...createRipLoaders(em),
   };
 }
 

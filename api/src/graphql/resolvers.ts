@@ -12,6 +12,11 @@ import { StreamResolver } from '../features/streaming/stream.resolver.js';
 import { ChapterResolver } from '../features/chapters/chapter.resolver.js';
 import { AudioFileProgressResolver, ProgressResolver } from '../features/progress/progress.resolver.js';
 import { ApiKeysResolver } from '../features/api-keys/api-keys.resolver.js';
+import {
+  DashboardRipAlertsResolver,
+  RipAlertSubscriptionResolver,
+  UserRipFlagResolver,
+} from '../features/rip-detection/rip-alerts.resolver.js';
 
 /** Every resolver of the schema; a feature adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -36,4 +41,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ProgressResolver,
   AudioFileProgressResolver,
   ApiKeysResolver,
+  DashboardRipAlertsResolver,
+  UserRipFlagResolver,
+  RipAlertSubscriptionResolver,
 ];

@@ -375,6 +375,8 @@ export type DashboardStats = {
   publicFiles: Scalars['Int']['output'];
   /** The five newest files. */
   recentUploads: Array<AudioFile>;
+  /** Sessions suspected of ripping in the last 7 days, newest first (at most 10). */
+  ripAlerts: Array<RipAlert>;
   /** Seconds of audio across all files. */
   totalDuration: Scalars['Float']['output'];
   /** Bytes of audio across all files. */
@@ -1228,6 +1230,44 @@ export type RegisterInput = {
   password: Scalars['String']['input'];
 };
 
+/** A device session suspected of ripping audio: throttled, audited, and counted towards a lock. */
+export type RipAlert = {
+  __typename: 'RipAlert';
+  /** Whether this offence locked the account (repeated offences do). */
+  accountLocked: Scalars['Boolean']['output'];
+  /** The client addresses the session was used from. */
+  addresses: Array<Scalars['String']['output']>;
+  /** When it was detected. */
+  at: Scalars['DateTimeISO']['output'];
+  /** The device session that was throttled. */
+  deviceSessionId: Maybe<Scalars['ID']['output']>;
+  /** The account's email. */
+  email: Maybe<Scalars['String']['output']>;
+  /** The file it was fetching, when one. */
+  fileId: Maybe<Scalars['ID']['output']>;
+  /** The audit log entry's id. */
+  id: Scalars['ID']['output'];
+  /** The rule it broke. */
+  rule: RipRule;
+  /** Audio fetched over the window, as a multiple of real time. */
+  speed: Scalars['Float']['output'];
+  /** The account; null once it is deleted. */
+  userId: Maybe<Scalars['ID']['output']>;
+  /** The window the speed is measured over, in seconds. */
+  windowSeconds: Scalars['Int']['output'];
+};
+
+/** Which rip detection rule a session broke. */
+export type RipRule =
+  /** More chapter keys fetched in the window than allowed. */
+  | 'keys'
+  /** Audio fetched faster than the allowed multiple of real time over the window. */
+  | 'rate'
+  /** The session was used from two client addresses at once. */
+  | 'two_addresses'
+  /** Most of a long file fetched sooner than it plays at the allowed speed. */
+  | 'whole_file';
+
 /** A listening position to store for a file the caller may see. */
 export type SaveProgressInput = {
   /** True when playback reached the end. */
@@ -1304,6 +1344,8 @@ export type Subscription = {
   __typename: 'Subscription';
   /** Administrators: changes to a file's chapters as they happen, so a screen need not poll. */
   chapterEvents: ChapterEvent;
+  /** Administrators: each session suspected of ripping, as it is detected. */
+  ripAlerts: RipAlert;
   /** Security events for this session: forced logout, account locked, session terminated, access revoked. */
   securityEvents: SecurityEvent;
 };
@@ -1419,6 +1461,8 @@ export type User = {
   lockUntil: Maybe<Scalars['DateTimeISO']['output']>;
   /** The name shown in the app. */
   name: Scalars['String']['output'];
+  /** Administrators: when the account was last suspected of ripping, within the last 7 days. Null for anyone else. */
+  ripSuspectedAt: Maybe<Scalars['DateTimeISO']['output']>;
   /** user or admin. */
   role: UserRole;
   /** Active device sessions. */

@@ -62,6 +62,7 @@ const uploads = 'uploads: src/features/uploads/uploads.test.ts, chunked-upload.t
 const chapters = 'chapters: src/features/chapters/chapter.test.ts';
 const streaming = 'DRM streaming: src/features/streaming/stream.test.ts';
 const apiKeys = 'API keys: src/features/api-keys/api-keys.test.ts';
+const ripDetection = 'rip detection: src/features/rip-detection/rip-detection.test.ts';
 /** Operations of other features, each with the test that walks its permissions. */
 export const coveredElsewhere: Record<string, string> = {
   'query apiKeys': apiKeys,
@@ -108,6 +109,7 @@ export const coveredElsewhere: Record<string, string> = {
   'mutation finalizeChapters': chapters,
   'mutation chapterStreamUrl': chapters,
   'subscription chapterEvents': chapters,
+  'subscription ripAlerts': ripDetection,
   'GET /files/:id/chapters': chapters,
   'GET /files/:id/chapters/status': chapters,
   'POST /files/:id/chapters': chapters,

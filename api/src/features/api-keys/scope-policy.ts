@@ -46,6 +46,8 @@ export const graphqlScopes: Record<string, ScopeRequirement> = {
   'Query.apiKeys': 'deviceOnly',
   'Query.apiKeyScopes': 'deviceOnly',
   'AudioFile.fileAccesses': [accessWrite],
+  'DashboardStats.ripAlerts': [auditRead],
+  'User.ripSuspectedAt': [auditRead],
 
   'Mutation.createChapters': [filesWrite],
   'Mutation.loadSampleChapters': [filesWrite],
@@ -82,6 +84,7 @@ export const graphqlScopes: Record<string, ScopeRequirement> = {
 
   'Subscription.chapterEvents': [libraryRead],
   'Subscription.securityEvents': 'deviceOnly',
+  'Subscription.ripAlerts': [auditRead],
 };
 
 export interface RestScope {

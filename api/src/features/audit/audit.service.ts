@@ -40,13 +40,17 @@ export type AuditAction =
   | 'chapters.finalized'
   | 'api_key.created'
   | 'api_key.revoked'
-  | 'api_key.new_address';
+  | 'api_key.new_address'
+  | 'stream.rip_suspected'
+  | 'account.locked_rip';
 
 export interface AuditInput {
   action: AuditAction;
   /** The account the event is about; defaults to the caller. */
   user?: User | null;
   email?: string | null;
+  /** The device session it is about, when not the caller's (a byte request has no caller). */
+  deviceSessionId?: string | null;
   details?: Record<string, unknown>;
 }
 
@@ -58,7 +62,7 @@ export function recordAudit(ctx: Ctx, input: AuditInput, em: EntityManager = ctx
     actorEmail: input.email ?? user?.email ?? null,
     action: input.action,
     deviceId: ctx.meta.deviceId,
-    deviceSessionId: ctx.caller?.session?.id ?? null,
+    deviceSessionId: input.deviceSessionId ?? ctx.caller?.session?.id ?? null,
     ipAddress: ctx.meta.ip,
     userAgent: ctx.meta.userAgent,
     details: { ...input.details, ...(ctx.caller && input.user ? { actorId: ctx.caller.user.id } : {}) },

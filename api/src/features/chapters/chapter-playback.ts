@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { setTimeout } from 'node:timers/promises';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
@@ -15,6 +16,7 @@ import {
 } from '../access/stream-access.js';
 import { sameSecret, signParts, verifyParts } from '../../signing.js';
 import { isLiveExpiry } from '../streaming/url-signing.js';
+import { clientAddress, listenerFor, offenceReporter } from '../rip-detection/rip-offence.js';
 import { ChapterSegment } from './chapter-segment.entity.js';
 import { Chapter, ChapterStatus } from './chapter.entity.js';
 import { chapterStreamUrlSchema } from './chapter.schemas.js';
@@ -114,7 +116,22 @@ async function checkGrant(
   const { chapter } = facts;
   if (!chapter) throw new AppError('NOT_FOUND', 'Chapter not found');
   if (chapter.status !== ChapterStatus.ready || !chapter.hasPlaylist) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
+  meterGrant(ctx, facts, chapter.id, part);
   return chapter;
+}
+
+/**
+ * Rip detection: the chapter's segments, which carry no session, count for this session when they
+ * come from its address; a key counts for itself, and a throttled session gets one new key a window.
+ */
+function meterGrant(ctx: Ctx, facts: ChapterFacts, chapterId: string, part: 'playlist' | 'key'): void {
+  const meter = ctx.deps.ripMeter;
+  const listener = listenerFor(ctx, facts);
+  meter.attribute(listener, chapterId);
+  const retryAfterSeconds = part === 'key' ? meter.key(listener, chapterId) : null;
+  if (retryAfterSeconds !== null) {
+    throw new AppError('RATE_LIMITED', 'Chapter keys are being fetched too fast. Try again later.', { retryAfterSeconds });
+  }
 }
 
 /** The chapter's playlist with this grant's key URL and the segment folder filled in. */
@@ -162,7 +179,11 @@ export async function chapterKey(
 
 export type SegmentBytes = { kind: 'data'; data: Buffer } | { kind: 'file'; path: string; size: number };
 
-/** An encrypted segment; anyone with its unguessable URL may fetch it, as a CDN would. */
+/**
+ * An encrypted segment; anyone with its unguessable URL may fetch it, as a CDN would. One fetched
+ * from the address a session fetched the chapter's playlist or key from counts for that session
+ * (rip detection), and waits while that session is throttled.
+ */
 export async function chapterSegment(ctx: Ctx, chapterId: string, token: string, index: number): Promise<SegmentBytes> {
   const id = parseId(chapterId, 'chapterId');
   if (!sameSecret(token, segmentToken(ctx.deps.config.secret, id))) {
@@ -170,6 +191,10 @@ export async function chapterSegment(ctx: Ctx, chapterId: string, token: string,
   }
   const segment = await ctx.em.findOne(ChapterSegment, { chapter: id, index }, { populate: ['data'] });
   if (!segment) throw new AppError('NOT_FOUND', 'Segment not found');
+  const meter = ctx.deps.ripMeter;
+  const listener = meter.segmentListener(clientAddress(ctx.meta.ip), id, offenceReporter(ctx));
+  const wait = listener ? meter.segment(listener, id, index, segment.duration) : 0;
+  if (wait > 0) await setTimeout(wait);
   if (segment.data) return { kind: 'data', data: Buffer.from(segment.data) };
   if (!segment.path) throw new AppError('NOT_FOUND', 'Segment not found');
   const path = resolveStoredPath(ctx.deps.config.dataDir, segment.path);

@@ -1,4 +1,5 @@
 import { Router, type Response } from 'express';
+import { AppError } from '../../errors.js';
 import { sendData } from '../../http/respond.js';
 import { isAdmin } from '../auth/auth.policy.js';
 import { presenterOf } from '../streaming/stream.routes.js';
@@ -126,7 +127,13 @@ export function chapterByteRoutes(): Router {
 
   router.get(KEY, async (req, res) => {
     noStore(res);
-    const key = await chapterKey(res.locals.ctx, presenterOf(req, res), req.params.chapterId, grantFrom(req.query));
+    const key = await chapterKey(res.locals.ctx, presenterOf(req, res), req.params.chapterId, grantFrom(req.query)).catch(
+      (err: unknown) => {
+        const wait = err instanceof AppError ? err.details?.retryAfterSeconds : undefined;
+        if (typeof wait === 'number') res.setHeader('Retry-After', String(wait));
+        throw err;
+      },
+    );
     res.type('application/octet-stream').send(key);
   });
 

@@ -1,8 +1,10 @@
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { AppError } from '../../errors.js';
+import type { ByteTap } from '../rip-detection/rip-meter.js';
 import { OpenFiles } from './open-files.js';
 
 export type ByteRange = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
@@ -53,6 +55,8 @@ export interface ByteSource {
    * off within seconds, not at its end; the data path itself is not touched.
    */
   recheck?: () => Promise<void>;
+  /** Meters the bytes as they are written (rip detection), from this byte of the file on. */
+  tap?: (fileOffset: number) => ByteTap;
 }
 
 /**
@@ -64,6 +68,9 @@ export async function sendByteRange(req: Request, res: Response, source: ByteSou
   const range = req.headers['if-range'] ? ({ kind: 'full' } as const) : parseRange(req.headers.range, source.length);
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('Cache-Control', source.cacheControl);
+  // A reverse proxy that buffered the whole answer would read it at full speed for any client, so
+  // rip detection would count what the player never asked for (nginx honours this per response).
+  if (source.tap) res.setHeader('X-Accel-Buffering', 'no');
   if (range.kind === 'unsatisfiable') {
     res.setHeader('Content-Range', `bytes */${source.length}`);
     throw new AppError('RANGE_NOT_SATISFIABLE', 'Requested range is not satisfiable');
@@ -78,9 +85,10 @@ export async function sendByteRange(req: Request, res: Response, source: ByteSou
       res.setHeader('Content-Type', source.contentType);
       res.setHeader('Content-Length', String(length));
       if (range.kind === 'partial') res.setHeader('Content-Range', `bytes ${start}-${end}/${source.length}`);
-      if (req.method === 'HEAD' || length <= 0) res.end();
-      else if (length <= READ_BYTES) await sendOneRead(res, file, source.offset + start, length);
-      else await streamRange(req, res, file, source.offset + start, source.offset + end, source.recheck);
+      if (req.method === 'HEAD' || length <= 0) return res.end();
+      const tap = source.tap?.(source.offset + start);
+      if (length <= READ_BYTES) await sendOneRead(res, file, source.offset + start, length, tap);
+      else await streamRange(req, res, file, source.offset + start, source.offset + end, source.recheck, tap);
     })
     .catch((err: NodeJS.ErrnoException) => {
       throw err.code === 'ENOENT' ? new AppError('NOT_FOUND', 'Audio file not found') : err;
@@ -92,7 +100,13 @@ export async function sendByteRange(req: Request, res: Response, source: ByteSou
  * sent with the headers in one write. The buffer is reused once the answer has gone out; one whose
  * answer was cut off is left to the garbage collector, as the socket may still hold it.
  */
-async function sendOneRead(res: Response, file: FileHandle, position: number, length: number): Promise<void> {
+async function sendOneRead(
+  res: Response,
+  file: FileHandle,
+  position: number,
+  length: number,
+  tap: ByteTap | undefined,
+): Promise<void> {
   const buffer = spareBuffers.pop() ?? Buffer.allocUnsafeSlow(READ_BYTES);
   const { bytesRead } = await file.read(buffer, 0, length, position);
   if (bytesRead < length) {
@@ -100,8 +114,34 @@ async function sendOneRead(res: Response, file: FileHandle, position: number, le
     res.destroy();
     return;
   }
+  const wait = tap?.written(length) ?? 0;
+  if (wait > 0) {
+    res.flushHeaders();
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    if (res.destroyed) return;
+  }
   res.once('finish', () => spareBuffers.length < MAX_SPARE_BUFFERS && spareBuffers.push(buffer));
   res.end(buffer.subarray(0, length));
+}
+
+/**
+ * Passes the bytes through the tap, holding each piece as long as it says (a throttled session);
+ * `onHold` runs before a hold, so the status and headers need not wait for the first piece.
+ */
+function metered(tap: ByteTap, onHold: () => void): Transform {
+  let held: NodeJS.Timeout | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const wait = tap.written(chunk.length);
+      if (wait <= 0) return done(null, chunk);
+      onHold();
+      held = setTimeout(() => done(null, chunk), wait);
+    },
+    destroy(err, done) {
+      clearTimeout(held);
+      done(err);
+    },
+  });
 }
 
 /** A longer range streamed in 128 KiB reads, re-checking every RECHECK_MS that it may go on. */
@@ -112,6 +152,7 @@ async function streamRange(
   start: number,
   end: number,
   recheck: ByteSource['recheck'],
+  tap: ByteTap | undefined,
 ): Promise<void> {
   // On the open descriptor, which the stream must not close: openFiles holds it.
   const stream = createReadStream('', { fd: file.fd, autoClose: false, start, end, highWaterMark: READ_BYTES });
@@ -125,8 +166,11 @@ async function streamRange(
           .finally(() => (checking = false));
       }, RECHECK_MS)
     : undefined;
+  const flushHeaders = () => {
+    if (!res.headersSent) res.flushHeaders();
+  };
   try {
-    await pipeline(stream, res);
+    await (tap ? pipeline(stream, metered(tap, flushHeaders), res) : pipeline(stream, res));
   } catch (err) {
     // A client that goes away mid-stream is normal for media, as is one cut off by a re-check;
     // anything else is a server fault.

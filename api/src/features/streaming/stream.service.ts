@@ -6,7 +6,15 @@ import { findVisibleFile } from '../access/visibility.js';
 import { requireCaller, requireDeviceCaller } from '../auth/auth.policy.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
-import { sessionFileFacts, streamTokenFacts, type FileFacts, type StreamTokenFacts } from '../access/access-facts.js';
+import {
+  sessionFileFacts,
+  streamTokenFacts,
+  type AccessFacts,
+  type FileFacts,
+  type StreamTokenFacts,
+} from '../access/access-facts.js';
+import type { ByteTap } from '../rip-detection/rip-meter.js';
+import { listenerFor } from '../rip-detection/rip-offence.js';
 import { allowStream, streamRefused, withPresenter, type Presenter } from '../access/stream-access.js';
 import { assertStreamProof, grantStreamProof } from '../access/stream-proof.js';
 import { signedUrlSchema } from './stream.schemas.js';
@@ -46,6 +54,14 @@ export interface AudioBytes {
   contentType: string;
   /** Checks again, while the bytes are being sent, that the credential still holds; throws when not. */
   recheck: () => Promise<void>;
+  /** Meters the bytes sent from a byte of the file on (rip detection). */
+  tap: (fileOffset: number) => ByteTap;
+}
+
+/** The rip meter's view of a response's bytes: whose they are and which file. */
+function meterFor(ctx: Ctx, facts: AccessFacts, file: FileFacts, size: number): AudioBytes['tap'] {
+  return (fileOffset) =>
+    ctx.deps.ripMeter.fileResponse(listenerFor(ctx, facts), { id: file.id, size, duration: file.duration }, fileOffset);
 }
 
 /** Whether and how the caller can play a file. */
@@ -119,7 +135,8 @@ export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: s
       await allowStream(ctx, now, issuedIn(now));
     };
     const bytes = storedBytes(ctx, facts.file);
-    return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType, recheck };
+    const tap = meterFor(ctx, facts, facts.file, bytes.size);
+    return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType, recheck, tap };
   });
 }
 
@@ -213,6 +230,7 @@ export async function openSignedUrl(
     const bytes = storedBytes(ctx, file);
     const from = byteAt(start, file.duration, bytes.size);
     const to = end === -1 ? bytes.size : byteAt(end, file.duration, bytes.size);
-    return { path: bytes.path, offset: from, length: Math.max(0, to - from), contentType: file.mimeType, recheck };
+    const tap = meterFor(ctx, facts, file, bytes.size);
+    return { path: bytes.path, offset: from, length: Math.max(0, to - from), contentType: file.mimeType, recheck, tap };
   });
 }
