@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, read } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -154,8 +154,18 @@ async function streamRange(
   recheck: ByteSource['recheck'],
   tap: ByteTap | undefined,
 ): Promise<void> {
-  // On the open descriptor, which the stream must not close: openFiles holds it.
-  const stream = createReadStream('', { fd: file.fd, autoClose: false, start, end, highWaterMark: READ_BYTES });
+  // On the open descriptor, which the stream must not close: openFiles holds it. autoClose: false
+  // is not enough, as destroying the stream (a client hanging up, a re-check failing) still closes
+  // its descriptor; later ranges of the file would then fail, or read whatever file reopened that
+  // number. So the stream's close does nothing.
+  const stream = createReadStream('', {
+    fd: file.fd,
+    fs: { read, close: (_fd: number, done: (err: null) => void) => done(null) },
+    autoClose: false,
+    start,
+    end,
+    highWaterMark: READ_BYTES,
+  });
   let checking = false;
   const timer = recheck
     ? setInterval(() => {
