@@ -24,6 +24,8 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { AdminDashboardDocument } from '../../../gql/graphql';
 import { errorText, formatBytes, formatDate, formatDurationShort } from '../admin-format';
+import { RipAlertsPanel } from '../components/RipAlertsPanel';
+import { useLiveRipAlerts } from '../hooks/useLiveRipAlerts';
 
 function StatCard({
   title,
@@ -73,6 +75,7 @@ function VisibilityBar({ publicFiles, privateFiles }: { publicFiles: number; pri
 export function AdminDashboardPage() {
   const navigate = useNavigate();
   const { data, loading, error } = useQuery(AdminDashboardDocument, { fetchPolicy: 'cache-and-network' });
+  useLiveRipAlerts();
   const stats = data?.dashboardStats;
 
   return (
@@ -97,6 +100,7 @@ export function AdminDashboardPage() {
       )}
       {stats && (
         <>
+          <RipAlertsPanel alerts={stats.ripAlerts} />
           <Grid container spacing={3}>
             <Grid size={{ xs: 12, sm: 6, md: 3 }}>
               <StatCard title="Total Users" value={String(stats.userCount)} icon={<PeopleIcon />}>
