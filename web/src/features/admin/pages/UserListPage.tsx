@@ -3,6 +3,7 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import { Box, Button, Chip, IconButton, Tooltip } from '@mui/material';
 import { useNavigate } from 'react-router';
 import {
@@ -11,7 +12,7 @@ import {
   AdminUsersDocument,
   type AdminUserRowFragment,
 } from '../../../gql/graphql';
-import { errorText, formatDate } from '../admin-format';
+import { errorText, formatDate, formatDateTime } from '../admin-format';
 import { SearchField } from '../../../components/SearchField';
 import { AdminListPage } from '../components/AdminListPage';
 import { AdminTable, type Column } from '../components/AdminTable';
@@ -60,7 +61,18 @@ export function UserListPage() {
     {
       label: 'Status',
       cell: (user) => (
-        <Chip size="small" label={user.isLocked ? 'Locked' : 'Active'} color={user.isLocked ? 'error' : 'success'} />
+        <Box sx={{ display: 'inline-flex', flexWrap: 'wrap', gap: 0.5 }}>
+          <Chip size="small" label={user.isLocked ? 'Locked' : 'Active'} color={user.isLocked ? 'error' : 'success'} />
+          {user.ripSuspectedAt && (
+            <Chip
+              size="small"
+              color="warning"
+              icon={<WarningAmberIcon />}
+              label="Rip suspected"
+              title={`Suspected of ripping on ${formatDateTime(user.ripSuspectedAt)}`}
+            />
+          )}
+        </Box>
       ),
     },
     { label: 'Sessions', cell: (user) => user.sessionCount },
