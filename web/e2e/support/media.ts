@@ -26,6 +26,17 @@ export function makeAudio(seconds: number, format: 'mp3' | 'wav' = 'mp3', name =
   );
 }
 
+/**
+ * A long MP3 tone (64 kbit/s, about 480 KB a minute) made in a second: one minute encoded, then
+ * repeated by stream copy, as encoding an hour would take the machine most of a minute.
+ */
+export function makeLongAudio(minutes: number): string {
+  return ffmpeg(
+    ['-stream_loop', String(minutes - 1), '-i', makeAudio(60), '-c', 'copy'],
+    path.join(mediaDir, `tone-${minutes}min.mp3`),
+  );
+}
+
 /** A solid-colour PNG, for cover images. */
 export function makeCover(color = 'red', size = 600): string {
   return ffmpeg(
@@ -34,12 +45,20 @@ export function makeCover(color = 'red', size = 600): string {
   );
 }
 
-/** Uploads an MP3 tone as the administrator through POST /api/v1/files; private unless `isPublic`. */
+/**
+ * Uploads an MP3 as the administrator through POST /api/v1/files: a tone of `seconds`, or the MP3 at
+ * `audio`; private unless `isPublic`.
+ */
 export async function uploadAudio(
   title: string,
-  { seconds = 30, description = '', isPublic = false }: { seconds?: number; description?: string; isPublic?: boolean } = {},
+  {
+    seconds = 30,
+    audio,
+    description = '',
+    isPublic = false,
+  }: { seconds?: number; audio?: string; description?: string; isPublic?: boolean } = {},
 ): Promise<{ id: string; title: string }> {
-  const file = makeAudio(seconds);
+  const file = audio ?? makeAudio(seconds);
   const form = new FormData();
   form.set('audio', new Blob([new Uint8Array(readFileSync(file))], { type: 'audio/mpeg' }), `${title.replace(/\W+/g, '-')}.mp3`);
   form.set('title', title);
