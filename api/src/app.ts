@@ -43,9 +43,9 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   // Routes that may be cached set their own (covers; static files through serve-static).
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
+  app.use('/api/v1', byteRoutes(orm, deps));
   app.use(securityHeaders());
   app.use(bodyTimeouts(config.bodyIdleTimeoutSeconds * 1000));
-  app.use('/api/v1', byteRoutes(orm, deps));
   app.use(compressAnswers());
   // Node's limit on a whole request (5 minutes) would cut a direct upload of a large file on a slow
   // link; bodyTimeouts keeps it for every body but an administrator's upload.

@@ -64,7 +64,7 @@ export class FactsCache<T extends AccessFacts> {
 }
 
 export interface AccessFactsCaches {
-  /** Whole-file stream sessions, by their token's hash. */
+  /** Whole-file stream sessions, by their token (in memory only; the database keeps its hash). */
   streamTokens: FactsCache<StreamTokenFacts>;
   /** A device session with one file (signed seek URLs), by `${sessionId}:${fileId}`. */
   sessionFiles: FactsCache<AccessFacts>;

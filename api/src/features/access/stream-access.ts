@@ -32,7 +32,7 @@ export async function allowStream(
   const { session } = facts;
   const file = facts.file as FileFacts; // streamRefusal refused a missing one
   // Facts may be cached (access-facts-cache.ts): the session's next requests see this write and skip theirs.
-  session.lastActivity = (await noteActivity(ctx.em, session.id, session.lastActivity)) ?? session.lastActivity;
+  session.lastActivity = (await noteActivity(() => ctx.em, session.id, session.lastActivity)) ?? session.lastActivity;
   return file;
 }
 

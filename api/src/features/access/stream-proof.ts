@@ -15,6 +15,24 @@ const COOKIE = 'stream_proof';
 const PATH = '/api/v1/drm/';
 const PURPOSE = 'stream-proof:v1';
 
+/** Proofs already verified, per app, each with the session it names: a player sends one with every range. */
+const verified = new WeakMap<object, Map<string, string>>();
+const MAX_VERIFIED = 10_000;
+
+/** verifyParts for a proof, remembered: a proof seen valid once is one map lookup after that. */
+function isProofOf(ctx: Ctx, given: string | null | undefined, session: SessionFacts): boolean {
+  if (!given) return false;
+  const parts = [session.id, session.startedAt.getTime()];
+  const expected = parts.join(':');
+  let seen = verified.get(ctx.deps);
+  if (!seen) verified.set(ctx.deps, (seen = new Map()));
+  if (seen.get(given) === expected) return true;
+  if (!verifyParts(ctx.deps.config.secret, PURPOSE, parts, given)) return false;
+  if (seen.size >= MAX_VERIFIED) seen.delete(seen.keys().next().value as string);
+  seen.set(given, expected);
+  return true;
+}
+
 /** Gives the caller's browser the proof for its device session (a cookie for the browser's lifetime). */
 export function grantStreamProof(ctx: Ctx, session: { id: string; createdAt: Date }): void {
   ctx.cookies?.set(COOKIE, signParts(ctx.deps.config.secret, PURPOSE, [session.id, session.createdAt.getTime()]), {
@@ -32,7 +50,5 @@ export function clearStreamProof(ctx: Ctx): void {
  */
 export function assertStreamProof(ctx: Ctx, presenter: Presenter, session: SessionFacts): void {
   if (presenter.token) return;
-  const given = ctx.cookies?.get(COOKIE);
-  if (!verifyParts(ctx.deps.config.secret, PURPOSE, [session.id, session.startedAt.getTime()], given))
-    throw streamRefused();
+  if (!isProofOf(ctx, ctx.cookies?.get(COOKIE), session)) throw streamRefused();
 }

@@ -167,12 +167,17 @@ export async function recheckAdmin(em: EntityManager, caller: Caller | null): Pr
 /**
  * Brings a device session's lastActivity up to date, writing at most once a minute per session;
  * resolves to the new time when it wrote. Every authenticated request counts, and so does every
- * byte request made with the session's stream credentials.
+ * byte request made with the session's stream credentials. `em` may be a getter, so a byte request
+ * that writes nothing forks no EntityManager.
  */
-export async function noteActivity(em: EntityManager, sessionId: string, lastActivity: Date): Promise<Date | null> {
+export async function noteActivity(
+  em: EntityManager | (() => EntityManager),
+  sessionId: string,
+  lastActivity: Date,
+): Promise<Date | null> {
   const now = Date.now();
   if (now - lastActivity.getTime() <= ACTIVITY_RESOLUTION_MS) return null;
   const at = new Date(now);
-  await em.nativeUpdate(DeviceSession, { id: sessionId }, { lastActivity: at });
+  await (typeof em === 'function' ? em() : em).nativeUpdate(DeviceSession, { id: sessionId }, { lastActivity: at });
   return at;
 }

@@ -117,9 +117,11 @@ function storedBytes(ctx: Ctx, file: Pick<FileFacts, 'storagePath' | 'size'>): {
 export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: string): Promise<AudioBytes> {
   return withPresenter(ctx, presenter, async (assertSamePresenter) => {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw streamRefused();
-    const tokenHash = hashStreamToken(token);
     const current = async () => {
-      const facts = await ctx.deps.accessFacts.streamTokens.read(tokenHash, () => streamTokenFacts(ctx.em, tokenHash));
+      // Keyed by the token itself: a player's ranges then hash it only when the facts are read.
+      const facts = await ctx.deps.accessFacts.streamTokens.read(token, () =>
+        streamTokenFacts(ctx.em, hashStreamToken(token)),
+      );
       if (!facts || facts.expiresAt.getTime() <= Date.now()) throw streamRefused();
       return facts;
     };
