@@ -31,11 +31,14 @@ export type { App } from './app-handle.js';
 /** Builds the whole server (REST, GraphQL over HTTP and WebSocket, the web app) without listening. */
 export async function createApp(config: AppConfig, options: { logger?: Logger } = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = await openDatabase(config, logger);
-  const { orm } = database;
-  await migrate(orm);
+  // The database opens (the embedded one copies its template and starts on other threads) while
+  // the schema is built here.
+  const opening = openDatabase(config, logger).then(async (db) => (await migrate(db.orm), db));
+  opening.catch(() => undefined); // awaited below, after the schema
   const { deps, events } = createAppDeps(config, logger);
   const schema = await createSchema(deps.pubSub);
+  const database = await opening;
+  const { orm } = database;
 
   const app = express();
   app.disable('x-powered-by');

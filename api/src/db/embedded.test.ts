@@ -35,7 +35,7 @@ describe('embedded database', () => {
 });
 
 describe('the build-time template', () => {
-  it('is copied whole into a new data folder, through a folder renamed into place', () => {
+  it('is copied whole into a new data folder, through a folder renamed into place', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'pal-template-'));
     try {
       const template = path.join(root, 'template');
@@ -47,11 +47,11 @@ describe('the build-time template', () => {
       mkdirSync(`${dataDir}.partial`, { recursive: true });
       writeFileSync(path.join(`${dataDir}.partial`, 'half'), '');
 
-      expect(copyTemplate(dataDir, template)).toBe(true);
+      expect(await copyTemplate(dataDir, template)).toBe(true);
       expect(readFileSync(path.join(dataDir, 'base', 'relation'), 'utf8')).toBe('rows');
       expect(existsSync(path.join(dataDir, 'half'))).toBe(false);
       expect(existsSync(`${dataDir}.partial`)).toBe(false);
-      expect(copyTemplate(path.join(root, 'other'), path.join(root, 'no-template'))).toBe(false);
+      expect(await copyTemplate(path.join(root, 'other'), path.join(root, 'no-template'))).toBe(false);
       expect(existsSync(path.join(root, 'other'))).toBe(false);
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -105,7 +105,7 @@ async function removeStaleSocket(file: string): Promise<void> {
  * in memory (tests).
  */
 export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedDatabase> {
-  if (dataDir && !hasCluster(dataDir) && !copyTemplate(dataDir)) {
+  if (dataDir && !hasCluster(dataDir) && !(await copyTemplate(dataDir))) {
     // Creating the cluster (initdb) grows the WASM heap to about 900 MiB of resident memory, and
     // a WASM heap never shrinks. Without a template to copy, the first start creates it in a
     // worker of its own and ends that worker, which releases its memory.
