@@ -2,8 +2,12 @@
 // stored session, signing out): Apollo Client loads with the signed-in pages (SignedInLayout),
 // so the sign-in page does not wait for it.
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { print } from 'graphql';
 import { authHeaders } from './request-headers';
+
+// graphql-js's printer is loaded by the first call, not with the sign-in page: the page paints
+// sooner, and the chunk is the one Apollo Client shares once signed in.
+let printer: Promise<typeof import('graphql').print> | null = null;
+const loadPrinter = () => (printer ??= import('graphql').then((m) => m.print));
 
 /** The server answered with GraphQL errors; `errors[0].message` is its text for the user. */
 export class GraphqlCallError extends Error {
@@ -26,6 +30,7 @@ interface Answer<T> {
 export async function requestGraphql<T, V>(document: TypedDocumentNode<T, V>, variables?: V): Promise<T> {
   let answer: Answer<T>;
   try {
+    const print = await loadPrinter();
     const response = await fetch('/graphql', {
       method: 'POST',
       credentials: 'include',

@@ -1,14 +1,12 @@
-import { Alert, Snackbar, type AlertColor } from '@mui/material';
+import type { AlertColor } from '@mui/material';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { lazyOnOpen } from '../components/lazy-on-open';
 import { PENDING_NOTICE_KEY } from './forced-logout';
+import type { Notice } from './NoticeToast';
 
 type Notify = (message: string, severity?: AlertColor) => void;
 
-interface Notice {
-  key: number;
-  message: string;
-  severity: AlertColor;
-}
+const NoticeToast = lazyOnOpen(() => import('./NoticeToast').then((m) => m.NoticeToast), 'NoticeToast');
 
 const NotificationContext = createContext<Notify | null>(null);
 
@@ -45,18 +43,7 @@ export function NotificationProvider({ children }: { children: ReactNode }) {
   return (
     <NotificationContext.Provider value={notify}>
       {children}
-      <Snackbar
-        key={notice?.key}
-        open={open}
-        autoHideDuration={6000}
-        onClose={(_, reason) => reason !== 'clickaway' && setOpen(false)}
-        // At the bottom: at the top it covered the sign-in card a forced logout lands on.
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert severity={notice?.severity ?? 'info'} variant="filled" onClose={() => setOpen(false)}>
-          {notice?.message}
-        </Alert>
-      </Snackbar>
+      <NoticeToast open={open} notice={notice} onClose={() => setOpen(false)} />
     </NotificationContext.Provider>
   );
 }

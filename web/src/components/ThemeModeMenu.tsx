@@ -1,15 +1,12 @@
-import CheckIcon from '@mui/icons-material/Check';
-import DarkModeIcon from '@mui/icons-material/DarkMode';
-import LightModeIcon from '@mui/icons-material/LightMode';
-import SettingsBrightnessIcon from '@mui/icons-material/SettingsBrightness';
-import { IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip, useColorScheme } from '@mui/material';
+import { IconButton, Tooltip, useColorScheme } from '@mui/material';
 import { useState } from 'react';
+import { lazyOnOpen } from './lazy-on-open';
+import { THEME_MODES } from './theme-modes';
 
-const MODES = [
-  { mode: 'system', label: 'System', Icon: SettingsBrightnessIcon },
-  { mode: 'light', label: 'Light', Icon: LightModeIcon },
-  { mode: 'dark', label: 'Dark', Icon: DarkModeIcon },
-] as const;
+const ThemeModeOptions = lazyOnOpen(
+  () => import('./ThemeModeOptions').then((m) => m.ThemeModeOptions),
+  'ThemeModeOptions',
+);
 
 /**
  * Light, dark or as the system says (the default). MUI keeps the choice in this browser's
@@ -18,7 +15,7 @@ const MODES = [
 export function ThemeModeMenu() {
   const { mode, setMode } = useColorScheme();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const current = MODES.find((m) => m.mode === mode) ?? MODES[0];
+  const current = THEME_MODES.find((m) => m.mode === mode) ?? THEME_MODES[0];
   const name = `Theme: ${current.label}`;
 
   return (
@@ -35,32 +32,16 @@ export function ThemeModeMenu() {
           <current.Icon />
         </IconButton>
       </Tooltip>
-      <Menu
-        id="theme-mode-menu"
-        anchorEl={anchor}
+      <ThemeModeOptions
         open={anchor !== null}
+        anchor={anchor}
+        current={current.mode}
+        onChoose={(option) => {
+          setMode(option);
+          setAnchor(null);
+        }}
         onClose={() => setAnchor(null)}
-        slotProps={{ list: { 'aria-label': 'Theme' } }}
-      >
-        {MODES.map(({ mode: option, label, Icon }) => (
-          <MenuItem
-            key={option}
-            role="menuitemradio"
-            aria-checked={current.mode === option}
-            selected={current.mode === option}
-            onClick={() => {
-              setMode(option);
-              setAnchor(null);
-            }}
-          >
-            <ListItemIcon>
-              <Icon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{label}</ListItemText>
-            {current.mode === option && <CheckIcon fontSize="small" sx={{ ml: 2 }} aria-hidden />}
-          </MenuItem>
-        ))}
-      </Menu>
+      />
     </>
   );
 }

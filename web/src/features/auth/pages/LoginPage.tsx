@@ -4,7 +4,7 @@ import { Navigate, Link as RouterLink, useLocation, useNavigate } from 'react-ro
 import { rememberedDestination, SessionLoading } from '../../../app/guards';
 import { useAuth } from '../auth-context';
 import { AuthCard } from '../components/AuthCard';
-import { DeviceApprovalDialog } from '../components/DeviceApprovalDialog';
+import { DeviceApprovalDialog } from '../components/device-approval';
 import { DeviceWarnings } from '../components/DeviceWarnings';
 import { useLogin } from '../hooks/useLogin';
 

@@ -9,7 +9,7 @@ import { RegisterDocument } from '../../../gql/graphql';
 import { useAuth } from '../auth-context';
 import { EMAIL_PATTERN, callErrorText } from '../auth-messages';
 import { AuthCard } from '../components/AuthCard';
-import { DeviceApprovalDialog } from '../components/DeviceApprovalDialog';
+import { DeviceApprovalDialog } from '../components/device-approval';
 
 export function RegisterPage() {
   const { status } = useAuth();
