@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   clearStoredSession,
   getToken,
@@ -37,7 +37,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (!current) return;
         if (!data?.me) throw new Error('No user returned');
         storeSession({ user: data.me });
-        setState((s) => ({ ...s, status: 'signedIn', user: data.me }));
+        // The page behind the guard appears in an interruptible render, not one long task.
+        startTransition(() => setState((s) => ({ ...s, status: 'signedIn', user: data.me })));
       })
       .catch((error: unknown) => {
         if (!current) return;
