@@ -1,6 +1,7 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { Redis } from 'ioredis';
+import type { MeteredCredential } from './features/rip-detection/rip-meter.js';
 
 export type SecurityEventType = 'FORCED_LOGOUT' | 'DEVICE_LOCKED' | 'SESSION_TERMINATED' | 'ACCESS_REVOKED';
 
@@ -34,21 +35,21 @@ export interface AccessChangePayload {
   fileId: string | null;
 }
 
-/** A session suspected of ripping (rip-detection): administrators' dashboards, and every replica's meter. */
+/** A session or API key suspected of ripping (rip-detection): administrators' dashboards, and every replica's meter. */
 export interface RipAlertPayload {
   /** The audit entry's id. */
   id: string;
   userId: string;
   email: string | null;
-  sessionId: string;
-  /** The device session's start (ms), which with its id names the metered session. */
-  sessionStart: number;
+  /** The device session (with its start) or API key the meter throttled. */
+  credential: MeteredCredential;
   rule: string;
   fileId: string | null;
   speed: number;
   windowSeconds: number;
   addresses: string[];
   accountLocked: boolean;
+  apiKeyRevoked: boolean;
   throttledUntil: string;
   at: string;
 }

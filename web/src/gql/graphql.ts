@@ -375,7 +375,7 @@ export type DashboardStats = {
   publicFiles: Scalars['Int']['output'];
   /** The five newest files. */
   recentUploads: Array<AudioFile>;
-  /** Sessions suspected of ripping in the last 7 days, newest first (at most 10). */
+  /** Sessions and API keys suspected of ripping in the last 7 days, newest first (at most 10). */
   ripAlerts: Array<RipAlert>;
   /** Seconds of audio across all files. */
   totalDuration: Scalars['Float']['output'];
@@ -1230,16 +1230,20 @@ export type RegisterInput = {
   password: Scalars['String']['input'];
 };
 
-/** A device session suspected of ripping audio: throttled, audited, and counted towards a lock. */
+/** A device session or API key suspected of ripping audio: throttled, audited, and counted towards a lock of the session's account, or towards revoking the key. */
 export type RipAlert = {
   __typename: 'RipAlert';
-  /** Whether this offence locked the account (repeated offences do). */
+  /** Whether this offence locked the account (a device session's repeated offences do). */
   accountLocked: Scalars['Boolean']['output'];
-  /** The client addresses the session was used from. */
+  /** The client addresses the session or key was used from. */
   addresses: Array<Scalars['String']['output']>;
+  /** The API key that was throttled; null for a device session. */
+  apiKeyId: Maybe<Scalars['ID']['output']>;
+  /** Whether this offence revoked the API key (a key's repeated offences do). */
+  apiKeyRevoked: Scalars['Boolean']['output'];
   /** When it was detected. */
   at: Scalars['DateTimeISO']['output'];
-  /** The device session that was throttled. */
+  /** The device session that was throttled; null for an API key. */
   deviceSessionId: Maybe<Scalars['ID']['output']>;
   /** The account's email. */
   email: Maybe<Scalars['String']['output']>;
@@ -1257,13 +1261,13 @@ export type RipAlert = {
   windowSeconds: Scalars['Int']['output'];
 };
 
-/** Which rip detection rule a session broke. */
+/** Which rip detection rule a session or API key broke. */
 export type RipRule =
   /** More chapter keys fetched in the window than allowed. */
   | 'keys'
   /** Audio fetched faster than the allowed multiple of real time over the window. */
   | 'rate'
-  /** The session was used from two client addresses at once. */
+  /** The session was used from two client addresses at once (device sessions only). */
   | 'two_addresses'
   /** Most of a long file fetched sooner than it plays at the allowed speed. */
   | 'whole_file';
@@ -1344,7 +1348,7 @@ export type Subscription = {
   __typename: 'Subscription';
   /** Administrators: changes to a file's chapters as they happen, so a screen need not poll. */
   chapterEvents: ChapterEvent;
-  /** Administrators: each session suspected of ripping, as it is detected. */
+  /** Administrators: each session or API key suspected of ripping, as it is detected. */
   ripAlerts: RipAlert;
   /** Security events for this session: forced logout, account locked, session terminated, access revoked. */
   securityEvents: SecurityEvent;

@@ -41,6 +41,7 @@ export type AuditAction =
   | 'api_key.created'
   | 'api_key.revoked'
   | 'api_key.new_address'
+  | 'api_key.revoked_rip'
   | 'stream.rip_suspected'
   | 'account.locked_rip';
 

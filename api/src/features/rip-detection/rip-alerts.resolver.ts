@@ -12,7 +12,7 @@ import { RipAlert } from './rip-alerts.types.js';
 @Resolver(() => DashboardStats)
 export class DashboardRipAlertsResolver {
   @FieldResolver(() => [RipAlert], {
-    description: `Sessions suspected of ripping in the last ${RECENT_DAYS} days, newest first (at most 10).`,
+    description: `Sessions and API keys suspected of ripping in the last ${RECENT_DAYS} days, newest first (at most 10).`,
   })
   ripAlerts(@Ctx() ctx: GqlContext): Promise<RipAlert[]> {
     return recentRipAlerts(ctx);
@@ -34,7 +34,7 @@ export class UserRipFlagResolver {
 @Resolver()
 export class RipAlertSubscriptionResolver {
   @Subscription(() => RipAlert, {
-    description: 'Administrators: each session suspected of ripping, as it is detected.',
+    description: 'Administrators: each session or API key suspected of ripping, as it is detected.',
     subscribe: ({ context }) => {
       const ctx = context as GqlContext;
       const caller = requireAdmin(ctx);

@@ -15,12 +15,12 @@ const DASHBOARD_ALERTS = 10;
 
 const recentSince = () => new Date(Date.now() - RECENT_DAYS * 86_400_000);
 
-/** Every replica throttles a session flagged on any of them, for as long as the bus delivers. */
+/** Every replica throttles a session or key flagged on any of them, for as long as the bus delivers. */
 export function followRipAlerts(bus: AppPubSub, meter: RipMeter, logger: Logger): void {
   void (async () => {
     for await (const alert of bus.subscribe('RIP_SUSPECTED')) {
-      const { sessionId, sessionStart, userId, throttledUntil } = alert;
-      meter.throttle({ sessionId, sessionStart, userId }, new Date(throttledUntil).getTime());
+      const { credential, userId, throttledUntil } = alert;
+      meter.throttle({ credential, userId }, new Date(throttledUntil).getTime());
     }
   })().catch((err: unknown) => logger.error('rip.alert_listener_failed', { error: String(err) }));
 }
@@ -32,12 +32,14 @@ function alertOf(entry: AuditEntry): RipAlert {
     userId: entry.user?.id ?? null,
     email: entry.actorEmail ?? null,
     deviceSessionId: entry.deviceSessionId ?? null,
+    apiKeyId: (d.apiKeyId as string | undefined) ?? null,
     rule: d.rule as RipRule,
     fileId: (d.fileId as string | null | undefined) ?? null,
     speed: Number(d.speed ?? 0),
     windowSeconds: Number(d.windowSeconds ?? 0),
     addresses: Array.isArray(d.addresses) ? (d.addresses as string[]) : [],
     accountLocked: d.accountLocked === true,
+    apiKeyRevoked: d.apiKeyRevoked === true,
     at: entry.createdAt,
   };
 }
@@ -48,13 +50,15 @@ export function alertOfPayload(p: RipAlertPayload): RipAlert {
     id: p.id,
     userId: p.userId,
     email: p.email,
-    deviceSessionId: p.sessionId,
+    deviceSessionId: p.credential.kind === 'session' ? p.credential.id : null,
+    apiKeyId: p.credential.kind === 'apiKey' ? p.credential.id : null,
     rule: p.rule as RipRule,
     fileId: p.fileId,
     speed: Math.round(p.speed * 10) / 10,
     windowSeconds: p.windowSeconds,
     addresses: p.addresses,
     accountLocked: p.accountLocked,
+    apiKeyRevoked: p.apiKeyRevoked,
     at: new Date(p.at),
   };
 }

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asKey, newKey } from '../../test/api-keys.js';
 import { createAdminSession, createUser, signIn, TEST_PASSWORD, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createSizedAudioFile, eventually, openStream, readBody } from '../../test/rip-fixtures.js';
 import { grantFile } from '../../test/stream-fixtures.js';
 import { subscribeSecurityEvents } from '../../test/subscriptions.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
-import { RIP_LOCK_MESSAGE } from './rip-offence.js';
+import type { MeteredCredential } from './rip-meter.js';
+import { RIP_LOCK_MESSAGE, recordOffence } from './rip-offence.js';
 
 // A throttle of half a second, so one session can offend again within the test.
 let t: TestApp;
@@ -23,7 +25,7 @@ afterAll(async () => {
 interface RipEntry {
   action: string;
   userId: string | null;
-  details: { accountLocked?: boolean; offences?: number } | null;
+  details: { accountLocked?: boolean; offences?: number; apiKeyId?: string } | null;
 }
 
 async function entries(userId: string, action: string): Promise<RipEntry[]> {
@@ -96,6 +98,46 @@ describe('repeated rip offences', () => {
     const latest = (await entries(user.id, 'stream.rip_suspected'))[0];
     expect(latest.details).toMatchObject({ offences: 1, accountLocked: false });
     expect((await t.gql('{ me { id } }', {}, again)).errors).toBeUndefined();
+  });
+
+  it("revoke an API key on its own repeats, never locking its user's account", async () => {
+    const user = await createUser(t);
+    const person = await signIn(t, user.email);
+    const key = await newKey(t, admin, user.id, ['LIBRARY_READ']);
+    // The meter's reports, as an API key's audio or the person's player would raise them.
+    const report = (credential: MeteredCredential) =>
+      recordOffence(
+        t.app.deps,
+        t.app.orm.em.fork(),
+        { requestId: 'test', ip: null, userAgent: null, deviceId: null },
+        {
+          rule: 'rate',
+          userId: user.id,
+          credential,
+          fileId: file.id,
+          chapterId: null,
+          servedSeconds: 600,
+          speed: 10,
+          windowSeconds: 60,
+          addresses: [],
+        },
+      );
+    const byKey = { kind: 'apiKey', id: key.apiKey.id } as const;
+    await report(byKey);
+    await report(byKey);
+    // The account's third offence, were the key's counted for it.
+    await report({ kind: 'session', id: person.sessionId, start: 0 });
+    expect(await entries(user.id, 'account.locked_rip')).toEqual([]);
+    expect((await t.rest('GET', '/files', undefined, asKey(key.secret))).status).toBe(200);
+
+    await report(byKey);
+    const refused = await t.rest<{ error: { message: string } }>('GET', '/files', undefined, asKey(key.secret));
+    expect([refused.status, refused.body.error.message]).toEqual([401, 'This API key has been revoked']);
+    const [revoked] = await entries(user.id, 'api_key.revoked_rip');
+    // Three: the person's offence is not counted against the key either.
+    expect(revoked.details).toMatchObject({ apiKeyId: key.apiKey.id, offences: 3 });
+    expect(await entries(user.id, 'account.locked_rip')).toEqual([]);
+    expect((await t.gql('{ me { id } }', {}, person)).errors).toBeUndefined();
   });
 
   it('never lock an administrator', async () => {

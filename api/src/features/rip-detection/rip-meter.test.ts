@@ -15,8 +15,7 @@ function meterWith(env: Record<string, string> = {}) {
   const meter = new RipMeter(settings, () => now);
   const offences: Offence[] = [];
   const listener = (over: Partial<Listener> = {}): Listener => ({
-    sessionId: 'session-1',
-    sessionStart: 1,
+    credential: { kind: 'session', id: 'session-1', start: 1 },
     userId: 'user-1',
     exempt: false,
     address: '10.0.0.1',
@@ -155,6 +154,21 @@ describe('rip meter', () => {
     expect(offences[0]).toMatchObject({ rule: 'two_addresses', addresses: ['10.0.0.3', '10.0.0.2'] });
   });
 
+  it('meters an API key on its own, by rate but not by the addresses it is used from', () => {
+    const { offences, listener, read, tick } = meterWith();
+    const key = (address: string) => listener({ credential: { kind: 'apiKey', id: 'session-1' }, address });
+    for (const address of ['10.0.0.1', '10.0.0.2', '10.0.0.1', '10.0.0.2']) {
+      read(key(address), 0, 1000);
+      tick(1000);
+    }
+    expect(offences).toEqual([]);
+    read(key('10.0.0.1'), 0, HOUR.size);
+    expect(offences).toHaveLength(1);
+    expect(offences[0]).toMatchObject({ rule: 'rate', credential: { kind: 'apiKey', id: 'session-1' } });
+    // The device session with the same id is another meter: not throttled by the key's offence.
+    expect(read(listener(), 0, CHUNK)).toBe(0);
+  });
+
   it('flags too many chapter keys, and gives a throttled session one new key a window', () => {
     const { meter, offences, listener, tick } = meterWith({ RIP_KEYS_PER_WINDOW: '5' });
     for (let k = 0; k < 5; k++) expect(meter.key(listener(), `chapter-${k}`)).toBeNull();
@@ -181,7 +195,9 @@ describe('rip meter', () => {
   it('attributes segments to the session that fetched the chapter from the same address', () => {
     const { meter, listener } = meterWith();
     meter.attribute(listener(), 'chapter-1');
-    expect(meter.segmentListener('10.0.0.1', 'chapter-1', () => {})).toMatchObject({ sessionId: 'session-1' });
+    expect(meter.segmentListener('10.0.0.1', 'chapter-1', () => {})).toMatchObject({
+      credential: { kind: 'session', id: 'session-1' },
+    });
     expect(meter.segmentListener('10.0.0.9', 'chapter-1', () => {})).toBeNull();
     expect(meter.segmentListener('10.0.0.1', 'chapter-2', () => {})).toBeNull();
   });
@@ -194,7 +210,8 @@ describe('rip meter', () => {
 
   it('keeps a bounded number of sessions, the idle ones going first', () => {
     const { meter, listener, read } = meterWith();
-    for (let s = 0; s < 10_500; s++) read(listener({ sessionId: `s-${s}` }), 0, 1000);
+    for (let s = 0; s < 10_500; s++)
+      read(listener({ credential: { kind: 'session', id: `s-${s}`, start: 1 } }), 0, 1000);
     expect(meter.size).toBeLessThanOrEqual(10_000);
     meter.forgetUser('user-1');
     expect(meter.size).toBe(0);

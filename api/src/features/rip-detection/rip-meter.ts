@@ -3,11 +3,15 @@ import { SessionMeter, type Media, type Run } from './session-meter.js';
 
 export type RipRule = 'rate' | 'whole_file' | 'keys' | 'two_addresses';
 
-/** Who a byte request is for: a device session (as of its start), its account, where it came from. */
+/**
+ * The credential whose bytes are metered: a device session as of its start (signing in again on the
+ * device starts a new meter), or an API key, metered on its own, apart from its user's devices.
+ */
+export type MeteredCredential = { kind: 'session'; id: string; start: number } | { kind: 'apiKey'; id: string };
+
+/** Who a byte request is for: a device session or an API key, its account, where it came from. */
 export interface Listener {
-  sessionId: string;
-  /** When the device session began: signing in again on the device starts a new meter. */
-  sessionStart: number;
+  credential: MeteredCredential;
   userId: string;
   /** Administrators are metered like everyone but never throttled or flagged: the originals are theirs. */
   exempt: boolean;
@@ -20,15 +24,14 @@ export interface Listener {
 export interface Offence {
   rule: RipRule;
   userId: string;
-  sessionId: string;
-  sessionStart: number;
+  credential: MeteredCredential;
   fileId: string | null;
   chapterId: string | null;
   /** Audio counted over the window, in seconds, and the multiple of real time that is. */
   servedSeconds: number;
   speed: number;
   windowSeconds: number;
-  /** The addresses the session was used from (two for two_addresses). */
+  /** The addresses the credential was used from (two for two_addresses). */
   addresses: string[];
   /** For whole_file: the share of the file served, and in how many seconds. For keys: how many. */
   coverage?: number;
@@ -55,14 +58,16 @@ const ATTRIBUTION_MS = 30 * 60_000;
 
 type Attribution = Omit<Listener, 'address' | 'report'> & { until: number };
 
-const sessionKey = (l: Pick<Listener, 'sessionId' | 'sessionStart'>) => `${l.sessionId}:${l.sessionStart}`;
+const meterKey = ({ credential: c }: Pick<Listener, 'credential'>) =>
+  c.kind === 'session' ? `session:${c.id}:${c.start}` : `apiKey:${c.id}`;
 
 /**
- * Rip detection's meter, in this process's memory: per device session, the audio it was served
- * (seconds, from bytes actually written or segments sent), against real time times `speed` over a
- * sliding window. Pieces served before are not counted again; a jump's read-ahead is free, up to
- * `seeksPerWindow` read-aheads of audio not served before a window. An offence throttles the session at once and is reported
- * once per throttle period. No database work happens here; README "Rip detection" has the why.
+ * Rip detection's meter, in this process's memory: per device session or API key, the audio it was
+ * served (seconds, from bytes actually written or segments sent), against real time times `speed`
+ * over a sliding window. Pieces served before are not counted again; a jump's read-ahead is free, up
+ * to `seeksPerWindow` read-aheads of audio not served before a window. An offence throttles the
+ * session or key at once and is reported once per throttle period. No database work happens here;
+ * README "Rip detection" has the why.
  */
 export class RipMeter {
   readonly #sessions = new Map<string, SessionMeter>();
@@ -122,9 +127,9 @@ export class RipMeter {
   attribute(listener: Listener, chapterId: string): void {
     if (!listener.address) return;
     const key = `${listener.address}\n${chapterId}`;
-    const { sessionId, sessionStart, userId, exempt } = listener;
+    const { credential, userId, exempt } = listener;
     this.#attributions.delete(key);
-    this.#attributions.set(key, { sessionId, sessionStart, userId, exempt, until: this.now() + ATTRIBUTION_MS });
+    this.#attributions.set(key, { credential, userId, exempt, until: this.now() + ATTRIBUTION_MS });
     if (this.#attributions.size > MAX_ATTRIBUTIONS) {
       for (const [k, a] of this.#attributions) if (a.until <= this.now()) this.#attributions.delete(k);
       if (this.#attributions.size > MAX_ATTRIBUTIONS)
@@ -136,12 +141,12 @@ export class RipMeter {
   segmentListener(address: string | null, chapterId: string, report: Listener['report']): Listener | null {
     const found = address ? this.#attributions.get(`${address}\n${chapterId}`) : undefined;
     if (!found || found.until <= this.now()) return null;
-    const { sessionId, sessionStart, userId, exempt } = found;
-    return { sessionId, sessionStart, userId, exempt, address, report };
+    const { credential, userId, exempt } = found;
+    return { credential, userId, exempt, address, report };
   }
 
-  /** Throttles a session flagged on another replica (or here) until `until`. */
-  throttle(target: { sessionId: string; sessionStart: number; userId: string }, until: number): void {
+  /** Throttles a session or key flagged on another replica (or here) until `until`. */
+  throttle(target: Pick<Listener, 'credential' | 'userId'>, until: number): void {
     const session = this.#session({ ...target, exempt: false, address: null, report: () => {} }, this.now());
     session.throttledUntil = Math.max(session.throttledUntil, until);
   }
@@ -156,7 +161,7 @@ export class RipMeter {
   }
 
   #session(listener: Listener, now: number): SessionMeter {
-    const key = sessionKey(listener);
+    const key = meterKey(listener);
     let session = this.#sessions.get(key);
     if (session) {
       // Most recently used last, so eviction takes the longest idle first.
@@ -181,13 +186,18 @@ export class RipMeter {
     }
   }
 
-  /** Two addresses taking turns on one session within the address window: it is being used from two places. */
+  /**
+   * Two addresses taking turns on one session within the address window: it is being used from two
+   * places. Not for a key: it serves whatever machines its integrator runs, and its changes of
+   * address are audited already (api_key.new_address).
+   */
   #checkAddress(listener: Listener, session: SessionMeter, now: number): void {
     const address = listener.address;
     if (!address) return;
     if (address !== session.address) {
       const current = session.address;
       const takingTurns =
+        listener.credential.kind === 'session' &&
         current !== null &&
         address === session.previousAddress &&
         now - session.addressAt <= this.settings.addressWindowSeconds * 1000;
@@ -265,8 +275,7 @@ export class RipMeter {
     const servedSeconds = session.count(0, now);
     listener.report({
       userId: listener.userId,
-      sessionId: listener.sessionId,
-      sessionStart: listener.sessionStart,
+      credential: listener.credential,
       fileId: null,
       chapterId: null,
       servedSeconds,

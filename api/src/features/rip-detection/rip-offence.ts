@@ -1,17 +1,18 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps, Ctx, RequestMeta } from '../../context.js';
+import type { ApiKeyCaller, AppDeps, Ctx, RequestMeta } from '../../context.js';
 import type { RipAlertPayload } from '../../event-bus.js';
 import type { SessionFacts, UserFacts } from '../access/access-facts.js';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
 import { recordAudit } from '../audit/audit.service.js';
+import { ApiKey } from '../api-keys/api-key.entity.js';
 import { publishApiKeysChanged } from '../api-keys/api-keys.service.js';
 import { isAdmin } from '../auth/auth.policy.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { endSessions } from '../auth/device-sessions.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { User } from '../users/user.entity.js';
-import type { Listener, Offence } from './rip-meter.js';
+import type { Listener, MeteredCredential, Offence } from './rip-meter.js';
 
 export const RIP_SUSPECTED = 'stream.rip_suspected';
 export const RIP_LOCK_MESSAGE =
@@ -22,16 +23,26 @@ export function clientAddress(ip: string | null): string | null {
   return ip?.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
-/** The metered side of a byte request: its session and account, and where its offences go. */
-export function listenerFor(ctx: Ctx, facts: { session: SessionFacts; user: UserFacts }): Listener {
+/** The metered side of a byte request: its credential and account, and where its offences go. */
+function listener(ctx: Ctx, credential: MeteredCredential, user: Pick<UserFacts, 'id' | 'role'>): Listener {
   return {
-    sessionId: facts.session.id,
-    sessionStart: facts.session.startedAt.getTime(),
-    userId: facts.user.id,
-    exempt: isAdmin(facts.user),
+    credential,
+    userId: user.id,
+    exempt: isAdmin(user),
     address: clientAddress(ctx.meta.ip),
     report: offenceReporter(ctx),
   };
+}
+
+/** A byte request made with a device session's stream credential. */
+export function listenerFor(ctx: Ctx, facts: { session: SessionFacts; user: UserFacts }): Listener {
+  const { session } = facts;
+  return listener(ctx, { kind: 'session', id: session.id, start: session.startedAt.getTime() }, facts.user);
+}
+
+/** A byte request made with an API key: the key is metered (and throttled) on its own. */
+export function apiKeyListenerFor(ctx: Ctx, caller: ApiKeyCaller): Listener {
+  return listener(ctx, { kind: 'apiKey', id: caller.apiKey.id }, caller.user);
 }
 
 /** Records offences after the request that raised them, on an EntityManager of their own. */
@@ -54,10 +65,57 @@ async function countsSince(tx: EntityManager, user: User, hours: number): Promis
   return lastUnlock && lastUnlock.createdAt > since ? lastUnlock.createdAt : since;
 }
 
+/** Offences counted towards what a repeat does, and whether this one does it. */
+interface Repeats {
+  user: User;
+  earlier: number;
+  /** Set for an API key's offences: the key a repeat revokes. */
+  key: ApiKey | null;
+  repeatActs: boolean;
+}
+
 /**
- * Writes the audit entry of an offence and, when it is the account's `lockOffences`-th within
- * `lockHours`, locks the account as the device policy does: isLocked, its sessions ended with a
- * reason, a forced logout pushed to them. Then tells administrators and every replica's meter.
+ * A device session's offences count for its account, since the last unlock; a key's are its own
+ * (keyRepeats). The row lock queues offences of one account, so the one reaching the limit is
+ * counted once.
+ */
+async function accountRepeats(tx: EntityManager, deps: AppDeps, userId: string): Promise<Repeats | null> {
+  const { lockOffences, lockHours } = deps.config.ripDetection;
+  const user = await tx.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!user) return null;
+  const since = await countsSince(tx, user, lockHours);
+  const earlier = await tx.count(AuditEntry, {
+    user,
+    action: RIP_SUSPECTED,
+    createdAt: { $gte: since },
+    deviceSessionId: { $ne: null },
+  });
+  return { user, earlier, key: null, repeatActs: earlier + 1 >= lockOffences && !user.isLocked && !isAdmin(user) };
+}
+
+/**
+ * An API key's offences count for the key alone, within the lock hours: a script's doings do not
+ * lock out the person whose rights it borrows, nor do that person's count against the key.
+ */
+async function keyRepeats(tx: EntityManager, deps: AppDeps, keyId: string): Promise<Repeats | null> {
+  const { lockOffences, lockHours } = deps.config.ripDetection;
+  const key = await tx.findOne(ApiKey, { id: keyId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const user = key && (await tx.findOne(User, { id: key.user.id }));
+  if (!key || !user) return null;
+  const earlier = await tx.count(AuditEntry, {
+    user,
+    action: RIP_SUSPECTED,
+    createdAt: { $gte: new Date(Date.now() - lockHours * 3600_000) },
+    details: { apiKeyId: key.id },
+  });
+  return { user, earlier, key, repeatActs: earlier + 1 >= lockOffences && !key.revokedAt && !isAdmin(user) };
+}
+
+/**
+ * Writes the audit entry of an offence and, when it is the `lockOffences`-th within `lockHours`,
+ * acts: a device session's account is locked as the device policy does (isLocked, its sessions
+ * ended with a reason, a forced logout pushed to them); an API key is revoked. Then tells
+ * administrators and every replica's meter.
  */
 export async function recordOffence(
   deps: AppDeps,
@@ -65,14 +123,17 @@ export async function recordOffence(
   meta: RequestMeta,
   offence: Offence,
 ): Promise<void> {
-  const { lockOffences, lockHours, throttleSeconds } = deps.config.ripDetection;
+  const { throttleSeconds } = deps.config.ripDetection;
+  const { credential } = offence;
   const outcome = await em.transactional(async (tx) => {
-    // The row lock queues offences of one account, so the one reaching the limit is counted once.
-    const user = await tx.findOne(User, { id: offence.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!user) return null;
-    const since = await countsSince(tx, user, lockHours);
-    const earlier = await tx.count(AuditEntry, { user, action: RIP_SUSPECTED, createdAt: { $gte: since } });
-    const locks = earlier + 1 >= lockOffences && !user.isLocked && !isAdmin(user);
+    const repeats =
+      credential.kind === 'apiKey'
+        ? await keyRepeats(tx, deps, credential.id)
+        : await accountRepeats(tx, deps, offence.userId);
+    if (!repeats) return null;
+    const { user, earlier, key } = repeats;
+    const locks = key === null && repeats.repeatActs;
+    const revokes = key !== null && repeats.repeatActs;
     const ctx = { em: tx, deps, meta, caller: null };
     const { rule, fileId, chapterId, addresses, coverage, elapsedSeconds, keys } = offence;
     const entry = recordAudit(
@@ -80,7 +141,7 @@ export async function recordOffence(
       {
         action: RIP_SUSPECTED,
         user,
-        deviceSessionId: offence.sessionId,
+        deviceSessionId: credential.kind === 'session' ? credential.id : null,
         details: {
           rule,
           fileId,
@@ -94,6 +155,7 @@ export async function recordOffence(
           windowSeconds: offence.windowSeconds,
           offences: earlier + 1,
           accountLocked: locks,
+          ...(key ? { apiKeyId: key.id, apiKeyName: key.name, apiKeyRevoked: revokes } : {}),
         },
       },
       tx,
@@ -110,23 +172,31 @@ export async function recordOffence(
         tx,
       );
     }
+    if (revokes) {
+      key.revokedAt = new Date();
+      recordAudit(
+        ctx,
+        { action: 'api_key.revoked_rip', user, details: { apiKeyId: key.id, name: key.name, offences: earlier + 1 } },
+        tx,
+      );
+    }
     await tx.flush();
-    return { user, entry, ended, locks };
+    return { user, entry, ended, locks, revokes };
   });
   if (!outcome) return;
-  const { user, entry, ended, locks } = outcome;
+  const { user, entry, ended, locks, revokes } = outcome;
   const alert: RipAlertPayload = {
     id: String(entry.id),
     userId: user.id,
     email: user.email,
-    sessionId: offence.sessionId,
-    sessionStart: offence.sessionStart,
+    credential,
     rule: offence.rule,
     fileId: offence.fileId,
     speed: offence.speed,
     windowSeconds: offence.windowSeconds,
     addresses: offence.addresses,
     accountLocked: locks,
+    apiKeyRevoked: revokes,
     throttledUntil: new Date(entry.createdAt.getTime() + throttleSeconds * 1000).toISOString(),
     at: entry.createdAt.toISOString(),
   };
@@ -135,4 +205,6 @@ export async function recordOffence(
     publishSecurityEvent(deps.pubSub, user.id, 'FORCED_LOGOUT', { sessionIds: ended, message: RIP_LOCK_MESSAGE });
     publishApiKeysChanged(deps.pubSub, user.id);
   }
+  // Its open subscriptions close; its open byte responses end at their next re-check.
+  if (revokes) publishApiKeysChanged(deps.pubSub, user.id, credential.id);
 }

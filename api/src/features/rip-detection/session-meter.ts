@@ -46,7 +46,7 @@ export class Media {
   }
 }
 
-/** What one device session (as of its start) has been served: the state rip detection keeps. */
+/** What one device session (as of its start) or API key has been served: the state rip detection keeps. */
 export class SessionMeter {
   readonly #buckets = new Float64Array(BUCKETS);
   #bucket = 0;
