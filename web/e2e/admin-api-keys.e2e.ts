@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin';
 import { createUser } from './support/api';
 import { baseUrl, launchBrowser, newDevice, screenshot } from './support/browser';
+import { grantAccess, uploadAudio } from './support/media';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -29,6 +30,8 @@ function cspViolations(page: Page): string[] {
 describe('admin: API keys and the GraphQL explorer', () => {
   it('creates a key with scope checkboxes, shows its secret once, and revokes it', async () => {
     const user = await createUser('Key Owner');
+    const book = await uploadAudio('Key Owner Book', { seconds: 5 });
+    await grantAccess(user.id, book.id);
     const { page, context } = await newDevice(browser);
     await signInAsAdmin(page);
     await page.goto('/admin');
@@ -40,8 +43,10 @@ describe('admin: API keys and the GraphQL explorer', () => {
     // A listener's key cannot have an administrator's scopes.
     expect(await page.getByRole('checkbox', { name: 'users:write' }).isDisabled()).toBe(true);
     expect(await page.getByRole('checkbox', { name: 'library:read' }).isChecked()).toBe(true);
-    // The stream scope is reserved: no key may have it yet, so it is not offered.
-    expect(await page.getByRole('checkbox', { name: 'stream' }).count()).toBe(0);
+    // A listener's key may stream: the audio of the files its user may see.
+    const stream = page.getByRole('checkbox', { name: 'stream' });
+    expect(await stream.isDisabled()).toBe(false);
+    await stream.check();
     await page.getByRole('button', { name: 'Create Key' }).click();
     const secret = page.getByTestId('api-key-secret');
     await secret.waitFor();
@@ -51,6 +56,10 @@ describe('admin: API keys and the GraphQL explorer', () => {
 
     const library = await fetch(`${baseUrl()}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } });
     expect(library.status).toBe(200);
+    const audioUrl = `${baseUrl()}/api/v1/files/${book.id}/audio`;
+    const audio = await fetch(audioUrl, { headers: { authorization: `Bearer ${token}`, range: 'bytes=0-99' } });
+    expect(audio.status).toBe(206);
+    expect((await audio.arrayBuffer()).byteLength).toBe(100);
 
     const row = page.getByRole('row').filter({ hasText: 'nightly sync' });
     await row.getByRole('button', { name: 'Revoke nightly sync' }).click();
@@ -58,6 +67,7 @@ describe('admin: API keys and the GraphQL explorer', () => {
     await expect.poll(() => row.getByText('revoked').isVisible(), { timeout: 5000 }).toBe(true);
     const after = await fetch(`${baseUrl()}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } });
     expect(after.status).toBe(401);
+    expect((await fetch(audioUrl, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     await context.close();
   });
 

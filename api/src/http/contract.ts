@@ -11,10 +11,11 @@ import { idSchema } from '../validation.js';
 export type HttpMethod = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
- * Who may call: anyone; a signed-in caller (device session or API key); an administrator; or
- * whoever holds the credential the URL carries (stream token, signed URL, chapter grant).
+ * Who may call: anyone; a signed-in caller (device session or API key); an administrator;
+ * whoever holds the credential the URL carries (stream token, signed URL, chapter grant); or an
+ * API key only (a device session is refused).
  */
-export type Caller = 'anyone' | 'signedIn' | 'admin' | 'url';
+export type Caller = 'anyone' | 'signedIn' | 'admin' | 'url' | 'apiKey';
 
 /** Groups of the document, with their descriptions. */
 export const tags = {
@@ -22,7 +23,7 @@ export const tags = {
   devices: "Your device sessions (the single-device policy's view).",
   library: 'The files you may see and their covers.',
   chapters: 'Chapters: listing, editing, finalizing into AES-128 HLS, and their playback.',
-  streaming: 'Stream sessions, signed seek URLs and the audio bytes behind them.',
+  streaming: "Stream sessions, signed seek URLs and the audio bytes behind them; an API key's audio.",
   checkpoints: 'Your bookmarks in a file.',
   progress: 'Where you are in each file; continue listening.',
   uploads: 'Direct and resumable chunked uploads (administrators).',

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTestAudio } from '../test/audio-fixtures.js';
 import { parsePlaylist } from '../test/chapter-client.js';
+import { newKey } from '../test/api-keys.js';
 import { answeredOperations, contractCaller } from '../test/contract-check.js';
 import { createAdminSession, createUser, signIn, type Session } from '../test/factories.js';
 import { startTestApp, type TestApp } from '../test/harness.js';
@@ -61,6 +62,21 @@ describe('the REST contract of the byte routes', () => {
     await call('signedAudio', seek, { headers: seekCookie });
     await call('checkSignedAudio', seek, { headers: { ...seekCookie, range: 'bytes=0-9' } });
     await call('signedAudio', `/drm/signed/${fileId}?sid=x`, { headers: seekCookie });
+  });
+
+  it("holds for an API key's audio", async () => {
+    const keyOf = async (userId: string) => `Bearer ${(await newKey(t, admin, userId, ['STREAM'])).secret}`;
+    const key = { authorization: await keyOf(viewer.userId) };
+    const audio = `/files/${fileId}/audio`;
+    expect((await call('fileAudio', audio, { headers: key })).status).toBe(200);
+    expect((await call('fileAudio', audio, { headers: { ...key, range: 'bytes=0-99' } })).status).toBe(206);
+    expect((await call('fileAudio', audio, { headers: { ...key, range: 'bytes=99999999-' } })).status).toBe(416);
+    expect((await call('checkFileAudio', audio, { headers: key })).status).toBe(200);
+    expect((await call('fileAudio', audio, { as: viewer })).status).toBe(403);
+    expect((await call('fileAudio', audio)).status).toBe(401);
+    expect((await call('fileAudio', '/files/not-an-id/audio', { headers: key })).status).toBe(400);
+    const stranger = { authorization: await keyOf((await createUser(t)).id) };
+    expect((await call('fileAudio', audio, { headers: stranger })).status).toBe(404);
   });
 
   it('holds for chapters, from adding them to playing them', async () => {

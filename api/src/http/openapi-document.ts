@@ -125,6 +125,10 @@ function answerObject(answer: Answer, ref: Json | null): Json {
 
 function security(route: RouteContract, keys: ScopeRequirement | undefined): Json[] {
   const apiKey = keys === undefined || keys === 'deviceOnly' ? [] : [{ apiKey: [...keys] }];
+  if (route.caller === 'apiKey') {
+    if (apiKey.length === 0) throw new Error(`${route.operationId} is for API keys, but the scope policy refuses them`);
+    return apiKey;
+  }
   if (route.caller === 'anyone' || route.caller === 'url') return [{}, ...apiKey];
   return [{ session: [], deviceId: [] }, ...apiKey];
 }
@@ -134,6 +138,7 @@ const callerNotes: Record<RouteContract['caller'], string> = {
   signedIn: '',
   admin: 'Administrators only.',
   url: 'The URL carries its own credential, re-checked at every request.',
+  apiKey: 'API keys only: a signed-in device is refused (403).',
 };
 
 function operation(route: RouteContract, names: BodyNames): { op: Json; statuses: number[] } {

@@ -62,6 +62,7 @@ const uploads = 'uploads: src/features/uploads/uploads.test.ts, chunked-upload.t
 const chapters = 'chapters: src/features/chapters/chapter.test.ts';
 const streaming = 'DRM streaming: src/features/streaming/stream.test.ts';
 const apiKeys = 'API keys: src/features/api-keys/api-keys.test.ts';
+const keyAudio = "an API key's audio (device sessions are refused): src/features/streaming/key-audio.test.ts";
 const ripDetection = 'rip detection: src/features/rip-detection/rip-detection.test.ts';
 /** Operations of other features, each with the test that walks its permissions. */
 export const coveredElsewhere: Record<string, string> = {
@@ -131,6 +132,8 @@ export const coveredElsewhere: Record<string, string> = {
   'POST /drm/signed-url/:fileId': streaming,
   'GET /drm/signed/:fileId': streaming,
   'HEAD /drm/signed/:fileId': streaming,
+  'GET /files/:id/audio': keyAudio,
+  'HEAD /files/:id/audio': keyAudio,
 };
 
 export interface Case {

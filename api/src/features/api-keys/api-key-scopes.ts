@@ -18,8 +18,6 @@ interface ScopeInfo {
   allows: string;
   /** Only an administrator's key may have it: its operations are administrators'. */
   adminOnly: boolean;
-  /** Named for what is to come, but no key may have it yet. */
-  reserved: boolean;
 }
 
 /** THE facts about each scope: the schema, key creation and the web form all read them from here. */
@@ -27,26 +25,22 @@ export const scopeInfo: Record<ApiKeyScope, ScopeInfo> = {
   [ApiKeyScope.LIBRARY_READ]: {
     allows: 'Read the library, files, chapters, checkpoints and listening progress the user may see.',
     adminOnly: false,
-    reserved: false,
   },
   [ApiKeyScope.FILES_WRITE]: {
     allows: 'Upload, change and delete files and their chapters.',
     adminOnly: true,
-    reserved: false,
   },
-  [ApiKeyScope.USERS_READ]: { allows: 'Read accounts and their device sessions.', adminOnly: true, reserved: false },
+  [ApiKeyScope.USERS_READ]: { allows: 'Read accounts and their device sessions.', adminOnly: true },
   [ApiKeyScope.USERS_WRITE]: {
     allows: 'Create, change, unlock and delete accounts, end their sessions.',
     adminOnly: true,
-    reserved: false,
   },
-  [ApiKeyScope.ACCESS_WRITE]: { allows: 'Read, grant and revoke access to files.', adminOnly: true, reserved: false },
-  [ApiKeyScope.AUDIT_READ]: { allows: 'Read the security audit log.', adminOnly: true, reserved: false },
+  [ApiKeyScope.ACCESS_WRITE]: { allows: 'Read, grant and revoke access to files.', adminOnly: true },
+  [ApiKeyScope.AUDIT_READ]: { allows: 'Read the security audit log.', adminOnly: true },
   [ApiKeyScope.STREAM]: {
     allows:
-      "Reserved for playing audio. Stream credentials are bound to a person's signed-in device, so no key may have this scope yet and keys are refused on the stream operations.",
+      "Fetch the audio of the files the user may see, whole or by byte range, with the key in the Authorization header (GET /api/v1/files/{id}/audio); metered by rip detection like a listener. The player's stream sessions, seek URLs and chapters stay a signed-in device's.",
     adminOnly: false,
-    reserved: true,
   },
 };
 

@@ -40,7 +40,8 @@ export interface ApiKeyScopeView {
   name: string;
   description: string;
   adminOnly: boolean;
-  reserved: boolean;
+  /** Always false: the deprecated field of a time when the stream scope was reserved. */
+  reserved: false;
 }
 
 /** Administrators: every scope and what it takes, for the create form. */
@@ -51,7 +52,7 @@ export function listApiKeyScopes(ctx: Ctx): ApiKeyScopeView[] {
     name: scope,
     description: scopeInfo[scope].allows,
     adminOnly: scopeInfo[scope].adminOnly,
-    reserved: scopeInfo[scope].reserved,
+    reserved: false,
   }));
 }
 
@@ -72,12 +73,6 @@ export async function createApiKey(ctx: Ctx, rawInput: unknown): Promise<{ apiKe
   const input = parseInput(createApiKeySchema, rawInput);
   const user = await ctx.em.findOne(User, { id: parseId(input.userId, 'userId') });
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
-  const reserved = input.scopes.filter((s) => scopeInfo[s].reserved);
-  if (reserved.length > 0) {
-    throw new AppError('BAD_USER_INPUT', `No API key can have ${reserved.join(', ')} yet: it is reserved`, {
-      field: 'scopes',
-    });
-  }
   const beyondRole = isAdmin(user) ? [] : input.scopes.filter((s) => scopeInfo[s].adminOnly);
   if (beyondRole.length > 0) {
     throw new AppError('BAD_USER_INPUT', `Only an administrator's key can have ${beyondRole.join(', ')}`, {

@@ -149,11 +149,9 @@ describe('API keys', () => {
     expect(res.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   });
 
-  it('cannot have the reserved stream scope, and are refused on the stream operations', async () => {
-    const refused = await createKey({ userId: admin.userId, scopes: ['LIBRARY_READ', 'STREAM'] });
-    expect(refused.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'scopes' } });
-    expect(refused.errors?.[0].message).toMatch(/stream .*reserved/);
-    const key = await newKey(admin.userId, ['LIBRARY_READ']);
+  it("may have the stream scope, which still leaves the player's stream operations to devices", async () => {
+    const key = await newKey(reader.id, ['LIBRARY_READ', 'STREAM']);
+    expect(key.apiKey.scopes).toEqual(['LIBRARY_READ', 'STREAM']);
     const session = await t.gql(
       `mutation { createStreamSession(fileId: "${files[0].id}") { sessionToken } }`,
       {},
@@ -164,24 +162,11 @@ describe('API keys', () => {
       extensions: { code: 'FORBIDDEN' },
     });
     expect((await t.rest('POST', `/drm/session/${files[0].id}`, {}, asKey(key.secret))).status).toBe(403);
-    type Scope = { scope: string; name: string; adminOnly: boolean; reserved: boolean };
-    const scopes = await t.gql<{ apiKeyScopes: Scope[] }>(
-      '{ apiKeyScopes { scope name adminOnly reserved } }',
-      {},
-      admin,
-    );
-    expect(scopes.data!.apiKeyScopes).toContainEqual({
-      scope: 'STREAM',
-      name: 'stream',
-      adminOnly: false,
-      reserved: true,
-    });
-    expect(scopes.data!.apiKeyScopes).toContainEqual({
-      scope: 'USERS_READ',
-      name: 'users:read',
-      adminOnly: true,
-      reserved: false,
-    });
+    expect((await t.rest('POST', `/drm/signed-url/${files[0].id}`, {}, asKey(key.secret))).status).toBe(403);
+    type Scope = { scope: string; name: string; adminOnly: boolean };
+    const scopes = await t.gql<{ apiKeyScopes: Scope[] }>('{ apiKeyScopes { scope name adminOnly } }', {}, admin);
+    expect(scopes.data!.apiKeyScopes).toContainEqual({ scope: 'STREAM', name: 'stream', adminOnly: false });
+    expect(scopes.data!.apiKeyScopes).toContainEqual({ scope: 'USERS_READ', name: 'users:read', adminOnly: true });
   });
 
   it('stop at once when revoked, expired, or their user is locked or demoted', async () => {

@@ -61,5 +61,9 @@ export class ApiKeyScopeInfo {
   @Field({ description: 'The scope as REST and the README write it (for example library:read).' }) name!: string;
   @Field({ description: 'What it allows.' }) description!: string;
   @Field({ description: "Only an administrator's key may have it." }) adminOnly!: boolean;
-  @Field({ description: 'Reserved for later: no key may have it yet.' }) reserved!: boolean;
+  @Field({
+    description: 'Always false: every scope can be given to a key.',
+    deprecationReason: 'No scope is reserved any more: the stream scope is given like the others.',
+  })
+  reserved!: boolean;
 }

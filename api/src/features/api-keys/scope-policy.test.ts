@@ -41,9 +41,12 @@ describe('the API key scope policy', () => {
     expect(restRequirement('GET', '/nowhere')).toBeUndefined();
   });
 
-  it("asks no operation for the reserved stream scope: the stream operations are a device session's", () => {
-    const asked = [...Object.values(graphqlScopes), ...restScopes.map((r) => r.scopes)].flat();
-    expect(asked).not.toContain(ApiKeyScope.STREAM);
+  it("asks the stream scope of the key's audio route alone, and leaves the player's stream operations to devices", () => {
+    const restAsking = restScopes.filter((r) => r.scopes.includes(ApiKeyScope.STREAM));
+    expect(restAsking.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /files/:id/audio']);
+    expect(restRequirement('GET', '/files/x/audio')).toEqual([ApiKeyScope.STREAM]);
+    expect(restRequirement('HEAD', '/files/x/audio')).toEqual([ApiKeyScope.STREAM]);
+    expect(Object.values(graphqlScopes).flat()).not.toContain(ApiKeyScope.STREAM);
     for (const path of ['/drm/session/x', '/drm/signed-url/x', '/files/x/chapters/y/stream-url']) {
       expect(restRequirement('POST', path), path).toBe('deviceOnly');
     }

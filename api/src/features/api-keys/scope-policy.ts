@@ -7,6 +7,7 @@ const {
   USERS_WRITE: usersWrite,
   ACCESS_WRITE: accessWrite,
   AUDIT_READ: auditRead,
+  STREAM: stream,
 } = ApiKeyScope;
 
 /**
@@ -66,7 +67,7 @@ export const graphqlScopes: Record<string, ScopeRequirement> = {
   'Mutation.terminateUserSession': [usersWrite],
   'Mutation.grantAccess': [accessWrite],
   'Mutation.revokeAccess': [accessWrite],
-  // Stream credentials are bound to a person's device session: no key streams (the stream scope is reserved).
+  // Stream credentials are bound to a person's device session; keys stream through GET /files/:id/audio.
   'Mutation.createStreamSession': 'deviceOnly',
   'Mutation.createSignedUrl': 'deviceOnly',
   'Mutation.chapterStreamUrl': 'deviceOnly',
@@ -159,7 +160,9 @@ export const restScopes: RestScope[] = [
   rest('POST', '/admin/file-access', [accessWrite]),
   rest('DELETE', '/admin/file-access/:id', [accessWrite]),
 
-  // Stream credentials are bound to a person's device session: no key streams (the stream scope is reserved).
+  // An API key's own audio route: the key in the Authorization header is its only credential.
+  rest('GET', '/files/:id/audio', [stream]),
+  // Stream credentials are bound to a person's device session: a key streams only through the route above.
   rest('POST', '/drm/session/:fileId', 'deviceOnly'),
   rest('POST', '/drm/signed-url/:fileId', 'deviceOnly'),
   rest('GET', '/drm/stream/:token', 'deviceOnly'),

@@ -49,6 +49,21 @@ const signedQuery = z.object({
   exp: z.int().meta({ description: 'Expiry (ms since the epoch).' }),
   sig: z.string().meta({ description: 'The server signature of the above.' }),
 });
+const keyAudio = (method: 'get' | 'head'): RouteContract => ({
+  operationId: method === 'get' ? 'fileAudio' : 'checkFileAudio',
+  method,
+  path: '/files/:id/audio',
+  tag: 'streaming',
+  summary: method === 'get' ? "A file's audio, for an API key" : "Check that an API key may fetch a file's audio",
+  description:
+    "For scripts and services: send the key as `Authorization: Bearer pal_...` (never in the URL, so a copied URL carries no credential). A file the key's user may not see is answered 404, as an unknown id. An open answer ends within seconds once the key is revoked or expires, its user is locked, demoted or deleted, or the grant or file goes. Metered by rip detection like a listener: a key fetching much faster than real time is slowed down. Honours Range.",
+  caller: 'apiKey',
+  params: z.object({ id: idParam('The file id.') }),
+  headers: rangeHeaders,
+  answers: audioAnswers(method === 'head'),
+  errors: ['RANGE_NOT_SATISFIABLE'],
+});
+
 const streamToken = z.object({ token: z.string().meta({ description: 'The sessionToken of a stream session.' }) });
 
 const streamBytes = (method: 'get' | 'head'): RouteContract => ({
@@ -81,7 +96,7 @@ const signedBytes = (method: 'get' | 'head'): RouteContract => ({
   errors: ['RANGE_NOT_SATISFIABLE'],
 });
 
-/** REST /api/v1/drm (stream.routes.ts). */
+/** REST /api/v1/drm (stream.routes.ts) and an API key's audio (key-audio.routes.ts). */
 export const streamContract = routes([
   {
     operationId: 'drmStatus',
@@ -148,4 +163,6 @@ export const streamContract = routes([
   },
   signedBytes('get'),
   signedBytes('head'),
+  keyAudio('get'),
+  keyAudio('head'),
 ]);

@@ -7,14 +7,13 @@ import * as streams from './stream.service.js';
 import { queryInteger, queryString } from './url-signing.js';
 
 /** Audio bytes are per-user and per-session: never kept by shared caches or replayed from one. */
-const PRIVATE_BYTES = 'private, no-store';
+export const PRIVATE_BYTES = 'private, no-store';
 
 const STREAM_BYTES = '/drm/stream/:token';
 const SIGNED_BYTES = '/drm/signed/:fileId';
 
 /** The paths of streamByteRoutes. */
 export const streamBytePaths = [STREAM_BYTES, SIGNED_BYTES];
-
 
 /** The bearer token and device id a byte request came with besides the credential in its URL. */
 export function presenterOf(req: Request, res: Response): Presenter {

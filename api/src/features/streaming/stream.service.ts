@@ -6,14 +6,8 @@ import { findVisibleFile } from '../access/visibility.js';
 import { requireCaller, requireDeviceCaller } from '../auth/auth.policy.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
-import {
-  sessionFileFacts,
-  streamTokenFacts,
-  type AccessFacts,
-  type FileFacts,
-  type StreamTokenFacts,
-} from '../access/access-facts.js';
-import type { ByteTap } from '../rip-detection/rip-meter.js';
+import { sessionFileFacts, streamTokenFacts, type FileFacts, type StreamTokenFacts } from '../access/access-facts.js';
+import type { ByteTap, Listener } from '../rip-detection/rip-meter.js';
 import { listenerFor } from '../rip-detection/rip-offence.js';
 import { allowStream, streamRefused, withPresenter, type Presenter } from '../access/stream-access.js';
 import { assertStreamProof, grantStreamProof } from '../access/stream-proof.js';
@@ -59,9 +53,14 @@ export interface AudioBytes {
 }
 
 /** The rip meter's view of a response's bytes: whose they are and which file. */
-function meterFor(ctx: Ctx, facts: AccessFacts, file: FileFacts, size: number): AudioBytes['tap'] {
+export function meterFor(
+  ctx: Ctx,
+  listener: Listener,
+  file: Pick<FileFacts, 'id' | 'duration'>,
+  size: number,
+): AudioBytes['tap'] {
   return (fileOffset) =>
-    ctx.deps.ripMeter.fileResponse(listenerFor(ctx, facts), { id: file.id, size, duration: file.duration }, fileOffset);
+    ctx.deps.ripMeter.fileResponse(listener, { id: file.id, size, duration: file.duration }, fileOffset);
 }
 
 /** Whether and how the caller can play a file. */
@@ -109,7 +108,7 @@ export async function createStreamSession(ctx: Ctx, fileId: string): Promise<Str
  * files never change), so a byte request costs no stat. A file gone from the disk is answered 404
  * when sendByteRange opens it.
  */
-function storedBytes(ctx: Ctx, file: Pick<FileFacts, 'storagePath' | 'size'>): { path: string; size: number } {
+export function storedBytes(ctx: Ctx, file: Pick<FileFacts, 'storagePath' | 'size'>): { path: string; size: number } {
   return { path: resolveStoredPath(ctx.deps.config.dataDir, file.storagePath), size: file.size };
 }
 
@@ -137,7 +136,7 @@ export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: s
       await allowStream(ctx, now, issuedIn(now));
     };
     const bytes = storedBytes(ctx, facts.file);
-    const tap = meterFor(ctx, facts, facts.file, bytes.size);
+    const tap = meterFor(ctx, listenerFor(ctx, facts), facts.file, bytes.size);
     return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType, recheck, tap };
   });
 }
@@ -232,7 +231,7 @@ export async function openSignedUrl(
     const bytes = storedBytes(ctx, file);
     const from = byteAt(start, file.duration, bytes.size);
     const to = end === -1 ? bytes.size : byteAt(end, file.duration, bytes.size);
-    const tap = meterFor(ctx, facts, file, bytes.size);
+    const tap = meterFor(ctx, listenerFor(ctx, facts), file, bytes.size);
     return { path: bytes.path, offset: from, length: Math.max(0, to - from), contentType: file.mimeType, recheck, tap };
   });
 }

@@ -88,22 +88,19 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (secret: string) =>
         />
         <FormGroup>
           <FormLabel component="legend">Scopes</FormLabel>
-          {/* Reserved scopes are named in the schema, but no key may have them yet. */}
-          {scopeInfo
-            .filter((info) => !info.reserved)
-            .map((info) => (
-              <FormControlLabel
-                key={info.scope}
-                label={info.name}
-                control={
-                  <Checkbox
-                    checked={scopes.includes(info.scope)}
-                    disabled={info.adminOnly && user !== null && !user.isAdmin}
-                    onChange={() => toggle(info.scope)}
-                  />
-                }
-              />
-            ))}
+          {scopeInfo.map((info) => (
+            <FormControlLabel
+              key={info.scope}
+              label={info.name}
+              control={
+                <Checkbox
+                  checked={scopes.includes(info.scope)}
+                  disabled={info.adminOnly && user !== null && !user.isAdmin}
+                  onChange={() => toggle(info.scope)}
+                />
+              }
+            />
+          ))}
         </FormGroup>
         <TextField
           label="Expires (optional)"

@@ -3,7 +3,7 @@ import { ApiKeyScopesDocument, type ApiKeyScope, type ApiKeyScopesQuery } from '
 
 export type ApiKeyScopeInfo = ApiKeyScopesQuery['apiKeyScopes'][number];
 
-/** The API key scopes as the server defines them (name, admin-only, reserved): asked once, then cached. */
+/** The API key scopes as the server defines them (name, what it allows, admin-only): asked once, then cached. */
 export function useApiKeyScopes() {
   const { data } = useQuery(ApiKeyScopesDocument);
   const scopes = data?.apiKeyScopes ?? [];
