@@ -28,7 +28,9 @@ function listener(ctx: Ctx, credential: MeteredCredential, user: Pick<UserFacts,
   return {
     credential,
     userId: user.id,
-    exempt: isAdmin(user),
+    // An administrator's own sessions are metered but never acted on; a key is a service
+    // credential that can leak, so a key is acted on whoever it acts for.
+    exempt: credential.kind === 'session' && isAdmin(user),
     address: clientAddress(ctx.meta.ip),
     report: offenceReporter(ctx),
   };

@@ -252,4 +252,19 @@ describe("rip detection of an API key's audio", () => {
     expect(later.status).toBe(206);
     expect(later.received).toBeLessThan(MB);
   });
+
+  it("throttles an administrator's key too: a key can leak, whoever it acts for", async () => {
+    const book = await createSizedAudioFile(t, 57_600_000, 3600);
+    const owner = await createUser(t, { role: UserRole.admin });
+    const key = await newKey(t, admin, owner.id, ['STREAM']);
+    const pulled = await readBody(audioUrl(book.id), withKey(key.secret), { timeoutMs: 3000 });
+    expect(pulled.status).toBe(200);
+    expect(pulled.ended).toBe(false);
+    expect(pulled.received).toBeLessThan(57_600_000 * 0.5);
+    const [entry] = await eventually(async () => {
+      const found = await auditOf(owner.id, 'stream.rip_suspected');
+      return found.length > 0 ? found : undefined;
+    });
+    expect(entry.details).toMatchObject({ apiKeyId: key.apiKey.id, accountLocked: false });
+  });
 });
