@@ -8,12 +8,14 @@ export const RANGE_SPAN = 64 * 1024;
 /** The issue's aims (18, item 3): protected 64 KiB ranges at 16 connections, whole files. */
 const AIMS = { rangeVsNode: 0.5, rangeVsNginx: 0.15, wholeVsNode: 0.8 };
 
+const WARM_UP_SECONDS = 1;
+
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 
 /**
  * Cases: { name, span, connections, aims? }. Targets: { api, node, nginx? }, each { url, headers? }.
- * Every case runs `rounds` rounds in which each target takes its turn, so drift in what else the
- * machine does falls on all of them alike; figures are means over rounds.
+ * Every case runs `rounds` rounds in which each target takes its turn, after a warm-up of each, so
+ * drift in what else the machine does falls on all of them alike; figures are means over rounds.
  */
 export async function measureBytes({ wrk, size, targets, seconds, rounds, log }) {
   const cases = [
@@ -26,6 +28,11 @@ export async function measureBytes({ wrk, size, targets, seconds, rounds, log })
   const table = [];
   for (const c of cases) {
     const runs = Object.fromEntries(sides.map(([side]) => [side, []]));
+    // Each side first serves the case for a second, unmeasured: figures are of a warm server (its
+    // code compiled by the JIT, its caches filled), as one is after minutes of real use.
+    for (const [, target] of sides) {
+      await wrkLoad(wrk, { ...target, size, span: c.span, connections: c.connections, seconds: WARM_UP_SECONDS });
+    }
     for (let r = 0; r < rounds; r++) {
       for (const [side, target] of sides) {
         runs[side].push(await wrkLoad(wrk, { ...target, size, span: c.span, connections: c.connections, seconds }));
