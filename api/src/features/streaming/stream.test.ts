@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
+import { expectSecurityHeaders } from '../../test/hostile/response-checks.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { StreamClient } from '../../test/stream-client.js';
 import {
@@ -59,6 +60,8 @@ describe('stream sessions', () => {
     expect(full.headers.get('content-type')).toBe('audio/mpeg');
     expect(full.headers.get('content-length')).toBe(String(bytes.length));
     expect(full.headers.get('cache-control')).toBe('private, no-store');
+    // Served ahead of the helmet middleware, with the same headers as every other answer.
+    expectSecurityHeaders({ status: full.status, headers: Object.fromEntries(full.headers), text: '' }, 'stream');
     expect(Buffer.from(await full.arrayBuffer()).equals(bytes)).toBe(true);
 
     const part = await c.get(url, { range: 'bytes=100-1099' });
