@@ -2,11 +2,13 @@ import AccessTimeIcon from '@mui/icons-material/AccessTime';
 import PublicIcon from '@mui/icons-material/Public';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import { Box, Card, CardActionArea, CardContent, Chip, LinearProgress, Stack, Typography } from '@mui/material';
+import { useCallback, useState } from 'react';
 import type { LibraryFileFragment } from '../../../gql/graphql';
 import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../../../components/format-time';
 import { formatDuration } from '../format-duration';
 import { useCoverImage } from '../hooks/useCoverImage';
+import { useWhenVisible } from '../hooks/useWhenVisible';
 
 export type LibraryFile = LibraryFileFragment;
 
@@ -25,11 +27,19 @@ function ListeningProgress({ file }: { file: LibraryFile }) {
   );
 }
 
-/** The spec's 16:9 cover area; the image is fitted whole inside it (square covers are not cropped). */
+/**
+ * The spec's 16:9 cover area; the image is fitted whole inside it (square covers are not cropped).
+ * Fetched only once the card comes near the viewport, as `<img loading="lazy">` would be: a phone
+ * showing one card does not spend its bandwidth on the twenty-three below before the one in view.
+ */
 function Cover({ file }: { file: LibraryFile }) {
-  const src = useCoverImage(file.coverThumbnailUrl);
+  const [near, setNear] = useState(false);
+  const reveal = useCallback(() => setNear(true), []);
+  const ref = useWhenVisible<HTMLDivElement>(reveal, !near && file.coverThumbnailUrl !== null);
+  const src = useCoverImage(near ? file.coverThumbnailUrl : null);
   return (
     <Box
+      ref={ref}
       sx={{
         aspectRatio: '16 / 9',
         bgcolor: 'action.selected',

@@ -18,6 +18,7 @@ import {
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { SearchField } from '../../../components/SearchField';
+import { useGradualCount } from '../../../components/useGradualCount';
 import { AudioFilesDocument, type LibrarySort } from '../../../gql/graphql';
 import { useAuth } from '../../auth/auth-context';
 import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
@@ -57,6 +58,8 @@ export function LibraryPage() {
   const page = (dataState === 'complete' ? data : previousData)?.audioFiles;
   const items = page?.items;
   const files = useMemo(() => (items ?? []).filter((f) => matches(f, needle)), [items, needle]);
+  // A page of cards is drawn a few at a time (see useGradualCount), the first ones at once.
+  const shown = useGradualCount(files.length, `${serverSearch}:${sort}`);
 
   // The next page loads as the end of the grid scrolls into view (the apollo.ts cache policy
   // appends it), until the list holds every file the server counted. A failed page is not asked
@@ -66,7 +69,8 @@ export function LibraryPage() {
   const loaded = items?.length ?? 0;
   const listAt = `${serverSearch}:${sort}@${loaded}`;
   const moreFailed = failedAt === listAt;
-  const hasMore = dataState === 'complete' && page !== undefined && loaded < page.total;
+  // The next page waits until this one is drawn: the end of a half-drawn grid is in view.
+  const hasMore = dataState === 'complete' && page !== undefined && loaded < page.total && shown === files.length;
   const loadMore = useCallback(() => {
     setLoadingMore(true);
     fetchMore({ variables: { offset: loaded } })
@@ -154,7 +158,7 @@ export function LibraryPage() {
         )
       ) : (
         <Grid container spacing={3}>
-          {files.map((file) => (
+          {files.slice(0, shown).map((file) => (
             <Grid key={file.id} size={{ xs: 12, sm: 6, md: 4 }}>
               <AudioFileCard file={file} onOpen={() => void navigate(`/player/${file.id}`)} />
             </Grid>
