@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pagePreload } from './build/page-preload';
 import { precompress } from './build/precompress';
 
 // The API serves GraphQL (HTTP and WebSocket), REST and health on one port; in development the
@@ -8,7 +9,16 @@ import { precompress } from './build/precompress';
 const api = process.env.API_ORIGIN ?? 'http://127.0.0.1:4000';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [
+    react(),
+    // The key is the session token's (src/app/stored-session.ts); the pages are the router's.
+    pagePreload({
+      sessionKey: 'token',
+      layout: 'src/app/SignedInLayout.tsx',
+      pages: { '/': 'src/features/library/pages/LibraryPage.tsx', '/player/': 'src/features/player/pages/PlayerPage.tsx' },
+    }),
+    precompress(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
