@@ -1,3 +1,4 @@
+import { useMediaQuery } from '@mui/material';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { onAccessRevoked } from '../../app/access-revoked';
 import { useAuth } from '../auth/auth-context';
@@ -31,7 +32,10 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const { audioRef, status, position, duration, playing, seek, play, pause, stop } = playback;
   const settings = usePlaybackSettings(user?.id ?? null, audioRef);
   const sleep = useSleepTimer(position, playing, pause);
-  const cover = useCoverImage(file?.coverUrl ?? null);
+  // A phone's player shows the cover at card size: the card-sized copy (512 px) is sharp there and a
+  // fraction of an original's bytes (up to 5 MB). Wider screens draw it up to 640 px: the original.
+  const wide = useMediaQuery((theme) => theme.breakpoints.up('sm'), { noSsr: true });
+  const cover = useCoverImage((wide ? file?.coverUrl : file?.coverThumbnailUrl) ?? null);
   const chapters = file?.chapters ?? [];
   const chapter = chapterAt(chapters, position);
 

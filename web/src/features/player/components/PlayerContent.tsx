@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { onAccessRevoked } from '../../../app/access-revoked';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { CoverArt } from '../../../components/CoverArt';
+import { useGradualCount } from '../../../components/useGradualCount';
 import type { CheckpointItemFragment } from '../../../gql/graphql';
 import { useChapterPlayback } from '../hooks/useChapterPlayback';
 import { useCheckpoints } from '../hooks/useCheckpoints';
@@ -27,6 +28,9 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
   const { stopChapter } = chapters;
   // The cover of the file on screen, which is the loaded one once `open` has run.
   const shownCover = player.file?.id === file.id ? cover : null;
+  // Drawn in steps, each its own short task: the cover and title, then the controls, then the
+  // chapters, then the checkpoints and dialogs. In one go it is the page's longest task.
+  const sections = useGradualCount(3, file.id, 0, 1);
 
   useEffect(() => open(file), [file, open]);
 
@@ -75,14 +79,16 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
         <Typography color="text.secondary">{file.description || 'No description'}</Typography>
       </Box>
 
-      <SecurePlayer onShowShortcuts={showShortcuts} />
-      <ChapterList chapters={file.chapters} playback={chapters} onPlay={playChapter} />
-      <CheckpointList
-        checkpoints={checkpoints}
-        onAdd={() => setDialogOpen(true)}
-        onJump={jump}
-        onDelete={setToDelete}
-      />
+      {sections >= 1 && <SecurePlayer onShowShortcuts={showShortcuts} />}
+      {sections >= 2 && <ChapterList chapters={file.chapters} playback={chapters} onPlay={playChapter} />}
+      {sections >= 3 && (
+        <CheckpointList
+          checkpoints={checkpoints}
+          onAdd={() => setDialogOpen(true)}
+          onJump={jump}
+          onDelete={setToDelete}
+        />
+      )}
 
       <AddCheckpointDialog
         open={dialogOpen}

@@ -32,6 +32,13 @@ const PLAYER_PAGE_TEXTS: ChapterPlaybackTexts = {
  */
 export function useChapterPlayback(fileId: string, texts: ChapterPlaybackTexts = PLAYER_PAGE_TEXTS) {
   const audioRef = useRef<HTMLAudioElement | null>(null);
+  // The element arrives with the chapter list, which may be drawn after this hook first runs: its
+  // listeners are added when it does, through the callback ref below.
+  const [audioElement, setAudioElement] = useState<HTMLAudioElement | null>(null);
+  const attachAudio = useCallback((element: HTMLAudioElement | null) => {
+    audioRef.current = element;
+    setAudioElement(element);
+  }, []);
   const playerRef = useRef<ShakaPlayer | null>(null);
   const [activeChapterId, setActiveChapterId] = useState<string | null>(null);
   const [loadingChapterId, setLoadingChapterId] = useState<string | null>(null);
@@ -96,7 +103,7 @@ export function useChapterPlayback(fileId: string, texts: ChapterPlaybackTexts =
   }, []);
 
   useEffect(() => {
-    const audio = audioRef.current;
+    const audio = audioElement;
     if (!audio) return;
     protectMediaElement(audio);
     const onTime = () => setPosition(audio.currentTime);
@@ -112,7 +119,7 @@ export function useChapterPlayback(fileId: string, texts: ChapterPlaybackTexts =
       audio.removeEventListener('pause', onPause);
       audio.removeEventListener('ended', onPause);
     };
-  }, []);
+  }, [audioElement]);
 
   useEffect(
     () => () => {
@@ -122,7 +129,7 @@ export function useChapterPlayback(fileId: string, texts: ChapterPlaybackTexts =
     [],
   );
 
-  return { audioRef, activeChapterId, loadingChapterId, error, position, playing, playChapter, stopChapter };
+  return { audioRef: attachAudio, activeChapterId, loadingChapterId, error, position, playing, playChapter, stopChapter };
 }
 
 export type ChapterPlayback = ReturnType<typeof useChapterPlayback>;
