@@ -28,12 +28,13 @@ export default defineConfig({
         // MUI is left to per-route splitting, so the sign-in page does not load the admin tables.
         codeSplitting: {
           // A group takes its members' dependencies along unless a group of higher priority claims
-          // them: React and graphql-js first, or the Apollo chunk (which imports both) would hold
-          // them, and every page, the sign-in page too, would load Apollo to get them.
+          // them: React and graphql-js's language modules first, or the Apollo chunk (which imports
+          // both) would hold them, and every page, the sign-in page too, would load Apollo to get them.
           groups: [
             { name: 'react', priority: 2, test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            // graphql-js on its own: the sign-in page needs its printer, not Apollo.
-            { name: 'graphql-js', priority: 3, test: /node_modules[\\/]graphql[\\/]/ },
+            // The printer and what Apollo uses of graphql-js, on their own: the sign-in page needs the
+            // printer, not Apollo. Schemas and validation, which only the explorer uses, stay with it.
+            { name: 'graphql-js', priority: 3, test: /node_modules[\\/]graphql[\\/](language|error|jsutils)[\\/]/ },
             { name: 'apollo', priority: 1, test: /node_modules[\\/](@apollo|graphql-ws|rxjs|@wry|optimism)/ },
             // The rest of the libraries the first page needs (MUI, emotion) in one request rather than
             // two dozen small shared chunks; what only later pages use stays with them.

@@ -5,9 +5,11 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { authHeaders } from './request-headers';
 
 // graphql-js's printer is loaded by the first call, not with the sign-in page: the page paints
-// sooner, and the chunk is the one Apollo Client shares once signed in.
+// sooner, and the chunk is the one Apollo Client shares once signed in. The printer's own module:
+// `import('graphql')` would keep all of graphql-js (schemas, validation), which only the GraphQL
+// explorer uses, and every signed-in page would download it with Apollo.
 let printer: Promise<typeof import('graphql').print> | null = null;
-const loadPrinter = () => (printer ??= import('graphql').then((m) => m.print));
+const loadPrinter = () => (printer ??= import('graphql/language/printer').then((m) => m.print));
 
 /** The server answered with GraphQL errors; `errors[0].message` is its text for the user. */
 export class GraphqlCallError extends Error {
