@@ -41,7 +41,12 @@ export default defineConfig({
             { name: 'ui', tags: ['$initial'], test: /node_modules/ },
             // MUI components and icons of the later pages in one more, so that opening the library or the
             // player does not queue some thirty small requests behind the browser's six connections.
-            { name: 'ui-more', test: /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group|clsx)[\\/]/ },
+            // Those only administrators' pages use (the grant form's autocomplete, the tables' paging,
+            // the storage choice's radios) stay with those pages.
+            {
+              name: 'ui-more',
+              test: /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group|clsx)[\\/](?!material[\\/]esm[\\/](Autocomplete|useAutocomplete|TablePagination|TablePaginationActions|Radio|RadioGroup|Switch)[\\/])/,
+            },
           ],
         },
       },
