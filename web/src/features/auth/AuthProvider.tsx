@@ -10,7 +10,7 @@ import {
 } from '../../app/stored-session';
 import { endRefusedSession, graphqlRefusal, signingOut } from '../../app/forced-logout';
 import { GraphqlCallError, requestGraphql } from '../../app/graphql-request';
-import { LogoutDocument, MeDocument } from '../../gql/graphql';
+import { LogoutDocument, MeDocument, type MeQuery } from '../../gql/graphql';
 import { AuthContext, type AuthContextValue, type SessionStatus } from './auth-context';
 
 interface State extends StoredSession {
@@ -18,6 +18,24 @@ interface State extends StoredSession {
 }
 
 const signedOut: State = { status: 'signedOut', token: null, user: null, deviceSession: null, warnings: [] };
+
+/**
+ * The stored session's `me`, asked for as this code loads rather than once the first screen has
+ * been drawn: the page behind the guard waits for it. Taken by the first check of that token.
+ */
+let earlyMe: { token: string; answer: Promise<MeQuery> } | null = (() => {
+  const token = getToken();
+  if (!token) return null;
+  const answer = requestGraphql(MeDocument);
+  answer.catch(() => undefined); // handled where it is taken
+  return { token, answer };
+})();
+
+function takeMe(token: string): Promise<MeQuery> {
+  const early = earlyMe;
+  earlyMe = null;
+  return early?.token === token ? early.answer : requestGraphql(MeDocument);
+}
 
 function initialState(): State {
   const stored = readStoredSession();
@@ -32,7 +50,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!loadingToken) return;
     let current = true;
-    requestGraphql(MeDocument)
+    takeMe(loadingToken)
       .then((data) => {
         if (!current) return;
         if (!data?.me) throw new Error('No user returned');
