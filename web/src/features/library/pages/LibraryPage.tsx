@@ -15,7 +15,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { SearchField } from '../../../components/SearchField';
 import { useGradualCount } from '../../../components/useGradualCount';
@@ -55,7 +55,11 @@ export function LibraryPage() {
     variables: { search: serverSearch || null, sort, offset: 0, limit: PAGE_SIZE },
     fetchPolicy: 'cache-and-network',
   });
-  const page = (dataState === 'complete' ? data : previousData)?.audioFiles;
+  const answered = (dataState === 'complete' ? data : previousData)?.audioFiles;
+  // Apollo renders an answer synchronously, in one task; the cards are drawn in a background
+  // render instead, in slices, while the page shows what it showed before.
+  const page = useDeferredValue(answered);
+  const drawing = page !== answered;
   const items = page?.items;
   const files = useMemo(() => (items ?? []).filter((f) => matches(f, needle)), [items, needle]);
   // A page of cards is drawn a few at a time (see useGradualCount), the first ones at once.
@@ -70,7 +74,8 @@ export function LibraryPage() {
   const listAt = `${serverSearch}:${sort}@${loaded}`;
   const moreFailed = failedAt === listAt;
   // The next page waits until this one is drawn: the end of a half-drawn grid is in view.
-  const hasMore = dataState === 'complete' && page !== undefined && loaded < page.total && shown === files.length;
+  const hasMore =
+    dataState === 'complete' && !drawing && page !== undefined && loaded < page.total && shown === files.length;
   const loadMore = useCallback(() => {
     setLoadingMore(true);
     fetchMore({ variables: { offset: loaded } })
@@ -146,7 +151,7 @@ export function LibraryPage() {
         </Alert>
       )}
 
-      {loading && !items ? (
+      {(loading || drawing) && !items ? (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
           <CircularProgress aria-label="Loading audio files" />
         </Box>
