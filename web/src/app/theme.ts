@@ -8,10 +8,14 @@ import { createTheme } from '@mui/material';
 // than the media query alone) lets the listener's choice override the system's.
 const palette = { contrastThreshold: 4.5 };
 
-export const theme = createTheme({
-  colorSchemes: { light: { palette }, dark: { palette } },
-  cssVariables: { colorSchemeSelector: 'class' },
-});
+export function createAppTheme() {
+  return createTheme({
+    colorSchemes: { light: { palette }, dark: { palette } },
+    cssVariables: { colorSchemeSelector: 'class' },
+  });
+}
+
+export type AppTheme = ReturnType<typeof createAppTheme>;
 
 /** localStorage key of the chosen mode: 'system' (the default), 'light' or 'dark'. */
 export const THEME_MODE_KEY = 'themeMode';
