@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness.js';
+import { migrationsList } from './migrations/index.js';
+import { migrationNames } from './migrations/names.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,6 +12,15 @@ afterAll(async () => {
 });
 
 describe('migrations', () => {
+  it('are listed by name for the start-up check exactly as index.ts lists them', () => {
+    expect(migrationNames).toEqual(migrationsList.map((m) => m.name));
+  });
+
+  it('are all recorded as applied once a start has migrated', async () => {
+    const rows = await t.app.orm.em.getConnection().execute<{ name: string }[]>('select name from mikro_orm_migrations');
+    expect(rows.map((r) => r.name).sort()).toEqual([...migrationNames].sort());
+  });
+
   it('bring an empty database exactly to the entities (no pending schema difference)', async () => {
     const diff = await t.app.orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false });
     expect(diff.trim()).toBe('');

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { Migrator } from '@mikro-orm/migrations';
+import type { IMigrator } from '@mikro-orm/core';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import type { EmbeddedConnection } from './embedded.js';
 import { entities } from './entities.js';
-import { migrationsList } from './migrations/index.js';
+import { migrationNames } from './migrations/names.js';
 
 /** Real PostgreSQL by URL, or the embedded server's Unix socket. */
 export type OrmOptions = ({ url: string } | { embedded: EmbeddedConnection }) & { debug?: boolean };
@@ -36,10 +36,9 @@ export function ormConfig(options: OrmOptions): Options {
     driver: PostgreSqlDriver,
     ...connectionOptions(options),
     entities,
-    extensions: [Migrator],
     driverOptions: { connection: { connectionTimeoutMillis: 5000 } },
+    // migrationsList is added with the migrator, when one is needed (migratorOf).
     migrations: {
-      migrationsList,
       path: 'src/db/migrations',
       pathTs: 'src/db/migrations',
       transactional: true,
@@ -63,7 +62,34 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
   return MikroORM.init(ormConfig(options));
 }
 
+/**
+ * MikroORM's migrator with the committed migrations, loaded on first use: it and the migrations
+ * (umzug, the migrations package) are a tenth of a second of a start that seldom needs them.
+ */
+export async function migratorOf(orm: MikroORM): Promise<IMigrator> {
+  const [{ Migrator }, { migrationsList }] = await Promise.all([
+    import('@mikro-orm/migrations'),
+    import('./migrations/index.js'),
+  ]);
+  orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList });
+  Migrator.register(orm);
+  return orm.getMigrator();
+}
+
+/** Whether the database has applied every committed migration (false before the first). */
+async function isCurrent(orm: MikroORM): Promise<boolean> {
+  const table = orm.config.get('migrations').tableName ?? 'mikro_orm_migrations';
+  try {
+    const rows = await orm.em.getConnection().execute<{ name: string }[]>(`select name from "${table}"`);
+    const applied = new Set(rows.map((row) => row.name));
+    return migrationNames.every((name) => applied.has(name));
+  } catch {
+    return false;
+  }
+}
+
 /** Applies committed migrations; never `schema:update`. */
 export async function migrate(orm: MikroORM): Promise<void> {
-  await orm.getMigrator().up();
+  if (await isCurrent(orm)) return;
+  await (await migratorOf(orm)).up();
 }

@@ -3,13 +3,13 @@
  * Run with `npm run migration:initial -w api` on a fresh embedded database.
  */
 import { startEmbeddedDatabase } from './embedded.js';
-import { openOrm } from './orm.js';
+import { migratorOf, openOrm } from './orm.js';
 
 const name = process.argv[2];
 const db = await startEmbeddedDatabase();
 const orm = await openOrm({ embedded: db.connection });
 try {
-  const migrator = orm.getMigrator();
+  const migrator = await migratorOf(orm);
   await migrator.up();
   const result = await migrator.createMigration('src/db/migrations', false, false, name);
   console.log(result.fileName ? `wrote ${result.fileName}` : 'entities and migrations already agree');

@@ -1,0 +1,11 @@
+/**
+ * The committed migrations' names, in order: what a database has applied when it is current.
+ * Apart from index.ts so a start can check them without loading the migrator (the test in
+ * migrations.test.ts keeps the two lists equal).
+ */
+export const migrationNames = [
+  'Migration20261122014316_initial',
+  'Migration20261125012134_listening_progress',
+  'Migration20261125012315_coverThumbnails',
+  'Migration20261125013608_api_keys',
+];
