@@ -12,8 +12,8 @@ import { createEventBus, type EventBus } from './event-bus.js';
 import type { Logger } from './logger.js';
 
 /** What services share for the app's lifetime, and the event bus behind it (closed on stop). */
-export function createAppDeps(config: AppConfig, logger: Logger): { deps: AppDeps; events: EventBus } {
-  const bus = createEventBus(config.redisUrl);
+export async function createAppDeps(config: AppConfig, logger: Logger): Promise<{ deps: AppDeps; events: EventBus }> {
+  const bus = await createEventBus(config.redisUrl);
   const { caches, pubSub } = accessFactsCaches(bus.pubSub, logger);
   hashThread.onFailure = (err) => logger.error('uploads.hash_thread_failed', { error: String(err) });
   const deps: AppDeps = {

@@ -35,7 +35,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   // the schema is built here.
   const opening = openDatabase(config, logger).then(async (db) => (await migrate(db.orm), db));
   opening.catch(() => undefined); // awaited below, after the schema
-  const { deps, events } = createAppDeps(config, logger);
+  const { deps, events } = await createAppDeps(config, logger);
   const schema = await createSchema(deps.pubSub);
   const database = await opening;
   const { orm } = database;

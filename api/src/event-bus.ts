@@ -1,6 +1,4 @@
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
-import { Redis } from 'ioredis';
 import type { MeteredCredential } from './features/rip-detection/rip-meter.js';
 
 export type SecurityEventType = 'FORCED_LOGOUT' | 'DEVICE_LOCKED' | 'SESSION_TERMINATED' | 'ACCESS_REVOKED';
@@ -77,9 +75,16 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-/** In-process by default; through Redis when a URL is given, so events cross replicas. */
-export function createEventBus(redisUrl?: string): EventBus {
+/**
+ * In-process by default; through Redis when a URL is given, so events cross replicas. The Redis
+ * client is loaded only then: a start without Redis does not pay for its code.
+ */
+export async function createEventBus(redisUrl?: string): Promise<EventBus> {
   if (!redisUrl) return { pubSub: createPubSub() as AppPubSub, close: async () => {} };
+  const [{ createRedisEventTarget }, { Redis }] = await Promise.all([
+    import('@graphql-yoga/redis-event-target'),
+    import('ioredis'),
+  ]);
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
