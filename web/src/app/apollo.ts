@@ -16,6 +16,9 @@ const SESSION_OPERATIONS = new Set(['Login', 'Register', 'Logout']);
 
 const errorLink = new ErrorLink(({ error, operation }) => {
   if (SESSION_OPERATIONS.has(operation.operationName ?? '') || !getToken()) return;
+  // A query sent ahead of the session check (PREFETCH) leaves a refused session to that check,
+  // which ends it with one notice.
+  if ((operation.getContext() as { prefetch?: boolean }).prefetch) return;
   if (CombinedGraphQLErrors.is(error)) {
     const refusal = graphqlRefusal(error.errors);
     if (refusal) endRefusedSession(refusal.code, refusal.message);
@@ -24,6 +27,9 @@ const errorLink = new ErrorLink(({ error, operation }) => {
     if (code) endRefusedSession(code, error.bodyText);
   }
 });
+
+/** The context of a query sent before the stored session has been checked. */
+export const PREFETCH = { prefetch: true };
 
 const authLink = new SetContextLink((prev) => ({
   headers: { ...(prev.headers as Record<string, string> | undefined), ...authHeaders() },

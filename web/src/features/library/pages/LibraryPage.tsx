@@ -17,6 +17,8 @@ import {
 } from '@mui/material';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { apolloClient, PREFETCH } from '../../../app/apollo';
+import { getToken } from '../../../app/stored-session';
 import { SearchField } from '../../../components/SearchField';
 import { useGradualCount } from '../../../components/useGradualCount';
 import { AudioFilesDocument, type LibrarySort } from '../../../gql/graphql';
@@ -29,6 +31,25 @@ import { useWhenVisible } from '../hooks/useWhenVisible';
 
 /** Cards fetched at a time: eight full rows of three. */
 const PAGE_SIZE = 24;
+
+const FIRST_PAGE = { search: null, sort: 'RECENTLY_ADDED', offset: 0, limit: PAGE_SIZE } as const;
+
+// Opened at the library's address with a stored session, this code asks for the first page as it
+// loads (it is preloaded alongside React), not after the session check and the first render: the
+// page's useQuery then joins that request or finds its answer. An ended session is refused by the
+// server as on any query; the session check handles it.
+let prefetched = false;
+if (window.location.pathname === '/' && getToken()) {
+  prefetched = true;
+  apolloClient.query({ query: AudioFilesDocument, variables: FIRST_PAGE, context: PREFETCH }).catch(() => undefined);
+}
+
+/** Whether the first page was asked for as the code loaded; true for the first library shown only. */
+function takePrefetched(): boolean {
+  const taken = prefetched;
+  prefetched = false;
+  return taken;
+}
 
 const SORTS: [LibrarySort, string][] = [
   ['RECENTLY_ADDED', 'Recently added'],
@@ -50,10 +71,12 @@ export function LibraryPage() {
   const serverSearch = useDebouncedValue(needle, 300);
 
   // The server narrows the list; the same rule applied here keeps results in step with typing.
-  // cache-and-network: coming back to the library shows new uploads without a reload.
+  // cache-and-network: coming back to the library shows new uploads without a reload. The first
+  // library after a prefetch takes its answer (or joins its request) instead of asking again.
+  const [afterPrefetch] = useState(takePrefetched);
   const { data, dataState, previousData, loading, error, fetchMore } = useQuery(AudioFilesDocument, {
-    variables: { search: serverSearch || null, sort, offset: 0, limit: PAGE_SIZE },
-    fetchPolicy: 'cache-and-network',
+    variables: { ...FIRST_PAGE, search: serverSearch || null, sort },
+    fetchPolicy: afterPrefetch && !serverSearch && sort === FIRST_PAGE.sort ? 'cache-first' : 'cache-and-network',
   });
   const answered = (dataState === 'complete' ? data : previousData)?.audioFiles;
   // Apollo renders an answer synchronously, in one task; the cards are drawn in a background
