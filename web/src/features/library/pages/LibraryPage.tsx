@@ -18,7 +18,7 @@ import {
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { apolloClient, PREFETCH } from '../../../app/apollo';
-import { getToken } from '../../../app/stored-session';
+import { prefetchFirstQuery } from '../../../app/prefetch';
 import { SearchField } from '../../../components/SearchField';
 import { useGradualCount } from '../../../components/useGradualCount';
 import { AudioFilesDocument, type LibrarySort } from '../../../gql/graphql';
@@ -34,22 +34,9 @@ const PAGE_SIZE = 24;
 
 const FIRST_PAGE = { search: null, sort: 'RECENTLY_ADDED', offset: 0, limit: PAGE_SIZE } as const;
 
-// Opened at the library's address with a stored session, this code asks for the first page as it
-// loads (it is preloaded alongside React), not after the session check and the first render: the
-// page's useQuery then joins that request or finds its answer. An ended session is refused by the
-// server as on any query; the session check handles it.
-let prefetched = false;
-if (window.location.pathname === '/' && getToken()) {
-  prefetched = true;
-  apolloClient.query({ query: AudioFilesDocument, variables: FIRST_PAGE, context: PREFETCH }).catch(() => undefined);
-}
-
-/** Whether the first page was asked for as the code loaded; true for the first library shown only. */
-function takePrefetched(): boolean {
-  const taken = prefetched;
-  prefetched = false;
-  return taken;
-}
+const takePrefetched = prefetchFirstQuery(window.location.pathname === '/' ? 'first-page' : null, () =>
+  apolloClient.query({ query: AudioFilesDocument, variables: FIRST_PAGE, context: PREFETCH }),
+);
 
 const SORTS: [LibrarySort, string][] = [
   ['RECENTLY_ADDED', 'Recently added'],
@@ -73,7 +60,7 @@ export function LibraryPage() {
   // The server narrows the list; the same rule applied here keeps results in step with typing.
   // cache-and-network: coming back to the library shows new uploads without a reload. The first
   // library after a prefetch takes its answer (or joins its request) instead of asking again.
-  const [afterPrefetch] = useState(takePrefetched);
+  const [afterPrefetch] = useState(() => takePrefetched('first-page'));
   const { data, dataState, previousData, loading, error, fetchMore } = useQuery(AudioFilesDocument, {
     variables: { ...FIRST_PAGE, search: serverSearch || null, sort },
     fetchPolicy: afterPrefetch && !serverSearch && sort === FIRST_PAGE.sort ? 'cache-first' : 'cache-and-network',

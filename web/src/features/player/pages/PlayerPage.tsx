@@ -1,18 +1,27 @@
 import { useQuery } from '@apollo/client/react';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { Alert, Box, Button, CircularProgress, Container } from '@mui/material';
+import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { apolloClient, PREFETCH } from '../../../app/apollo';
+import { prefetchFirstQuery } from '../../../app/prefetch';
 import { PlayerFileDocument } from '../../../gql/graphql';
 import { PlayerContent } from '../components/PlayerContent';
+
+const takePrefetched = prefetchFirstQuery(/^\/player\/([^/]+)$/.exec(window.location.pathname)?.[1] ?? null, (id) =>
+  apolloClient.query({ query: PlayerFileDocument, variables: { id }, context: PREFETCH, fetchPolicy: 'network-only' }),
+);
 
 /** /player/{id}: one file with its secure player, chapters and checkpoints. */
 export function PlayerPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  // From the server each time: the saved position may have moved on another device.
+  // From the server each time: the saved position may have moved on another device. The first
+  // player after a prefetch (as this code loaded) takes that answer.
+  const [afterPrefetch] = useState(() => takePrefetched(id));
   const { data, dataState, loading, error } = useQuery(PlayerFileDocument, {
     variables: { id },
-    fetchPolicy: 'network-only',
+    fetchPolicy: afterPrefetch ? 'cache-first' : 'network-only',
   });
 
   return (
