@@ -17,6 +17,7 @@ import { schemaSdl, schemaSdlPath } from './graphql/schema-sdl.js';
 import { serveGraphqlOverWebSocket } from './graphql/ws-server.js';
 import { bodyTimeouts } from './http/body-timeout.js';
 import { byteRoutes } from './http/byte-routes.js';
+import { TRUSTED_PROXIES } from './http/client-address.js';
 import { compressAnswers } from './http/compression.js';
 import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
@@ -45,7 +46,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   // No ETag hashed over every JSON answer: none may be stored (noStore), so none is revalidated.
   // Routes that may be cached set their own (covers; static files through serve-static).
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', TRUSTED_PROXIES);
   app.use('/api/v1', byteRoutes(orm, deps));
   app.use(securityHeaders());
   app.use(bodyTimeouts(config.bodyIdleTimeoutSeconds * 1000));
@@ -55,7 +56,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   const server = createServer({ requestTimeout: 0 }, app);
 
   const formatError = createFormatError(logger);
-  const webSocket = serveGraphqlOverWebSocket({ server, app, schema, orm, deps, formatError });
+  const webSocket = serveGraphqlOverWebSocket({ server, schema, orm, deps, formatError });
   const apollo = await startApollo({ server, schema, formatError, webSocket });
 
   app.get('/healthz', (_req, res) => {

@@ -1,6 +1,5 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Express, Request } from 'express';
 import { specifiedRules, validate, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Disposable } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -32,18 +31,13 @@ function credentials(params: Record<string, unknown> | undefined) {
  */
 export function serveGraphqlOverWebSocket(parts: {
   server: Server;
-  app: Express;
   schema: GraphQLSchema;
   orm: MikroORM;
   deps: AppDeps;
   formatError: FormatError;
 }): Disposable {
-  const { server, app, schema, orm, deps, formatError } = parts;
+  const { server, schema, orm, deps, formatError } = parts;
   const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => formatError(e.toJSON(), e));
-  // The upgrade request as Express makes one of every request, so that its client address follows
-  // the app's trust proxy setting (req.ip) as over HTTP.
-  const metaOf = (incoming: unknown) =>
-    requestMeta(Object.setPrototypeOf(incoming as IncomingMessage, app.request) as Request);
   const keyOfSocket = new WeakMap<object, ApiKeyCredential>();
   const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: 64 * 1024 });
   return useServer<Record<string, unknown>>(
@@ -62,13 +56,13 @@ export function serveGraphqlOverWebSocket(parts: {
       context: async (socketCtx): Promise<GqlContext> => {
         const { token, deviceId } = credentials(socketCtx.connectionParams);
         const em = orm.em.fork();
-        const meta = { ...metaOf(socketCtx.extra.request), deviceId };
+        const meta = { ...requestMeta(socketCtx.extra.request), deviceId };
         const caller = await authenticate(em, deps.config, token, deviceId, meta.ip);
         return { em, deps, meta, caller, loaders: createLoaders(em) };
       },
       onConnect: async (socketCtx) => {
         const { token, deviceId } = credentials(socketCtx.connectionParams);
-        const { ip } = metaOf(socketCtx.extra.request);
+        const { ip } = requestMeta(socketCtx.extra.request);
         const { socket } = socketCtx.extra;
         try {
           const caller = await authenticate(orm.em.fork(), deps.config, token, deviceId, ip);

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps, Ctx, RequestMeta } from '../context.js';
 import { limitApiKeyRequest } from '../features/api-keys/api-key-rate-limit.js';
 import { isApiKeyToken } from '../features/api-keys/api-key-auth.js';
 import { authenticate, bearerToken } from '../features/auth/authenticate.js';
+import { clientIp } from './client-address.js';
 import { cookieJar } from './cookies.js';
 
 declare module 'express-serve-static-core' {
@@ -18,11 +20,11 @@ function headerValue(value: string | string[] | undefined): string | null {
   return v && v.length > 0 ? v : null;
 }
 
-export function requestMeta(req: Request): RequestMeta {
+export function requestMeta(req: IncomingMessage): RequestMeta {
   const deviceId = headerValue(req.headers['x-device-id']);
   return {
     requestId: randomUUID(),
-    ip: req.ip ?? req.socket.remoteAddress ?? null,
+    ip: clientIp(req),
     userAgent: headerValue(req.headers['user-agent'])?.slice(0, 512) ?? null,
     deviceId: deviceId && deviceId.length <= 128 ? deviceId : null,
   };
