@@ -16,12 +16,12 @@ import { createSchema } from './graphql/schema.js';
 import { schemaSdl, schemaSdlPath } from './graphql/schema-sdl.js';
 import { serveGraphqlOverWebSocket } from './graphql/ws-server.js';
 import { bodyTimeouts } from './http/body-timeout.js';
-import { byteRoutes } from './http/byte-routes.js';
+import { byteRequests } from './http/byte-server.js';
 import { TRUSTED_PROXIES } from './http/client-address.js';
 import { compressAnswers } from './http/compression.js';
 import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
-import { byteRequestContext, requestContext } from './http/request-context.js';
+import { requestContext, uploadChunkContext } from './http/request-context.js';
 import { restRoutes } from './http/rest-routes.js';
 import { noStore, securityHeaders } from './http/security-headers.js';
 import { webApp } from './http/web-app.js';
@@ -47,13 +47,16 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   // Routes that may be cached set their own (covers; static files through serve-static).
   app.set('etag', false);
   app.set('trust proxy', TRUSTED_PROXIES);
-  app.use('/api/v1', byteRoutes(orm, deps));
   app.use(securityHeaders());
   app.use(bodyTimeouts(config.bodyIdleTimeoutSeconds * 1000));
   app.use(compressAnswers());
   // Node's limit on a whole request (5 minutes) would cut a direct upload of a large file on a slow
   // link; bodyTimeouts keeps it for every body but an administrator's upload.
-  const server = createServer({ requestTimeout: 0 }, app);
+  // The player's byte requests are answered ahead of Express (byte-server.ts); all else goes to it.
+  const bytes = byteRequests(orm, deps, logger);
+  const server = createServer({ requestTimeout: 0 }, (req, res) => {
+    if (!bytes(req, res)) app(req, res);
+  });
 
   const formatError = createFormatError(logger);
   const webSocket = serveGraphqlOverWebSocket({ server, schema, orm, deps, formatError });
@@ -74,7 +77,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   );
   app.use('/api/v1', noStore);
   // An upload's chunk checks a bearer token together with the upload row, not before it.
-  app.post(`/api/v1${uploadChunkPath}`, byteRequestContext(orm, deps));
+  app.post(`/api/v1${uploadChunkPath}`, uploadChunkContext(orm, deps));
   app.use('/api/v1', jsonBody, requestContext(orm, deps), restRoutes(), notFoundHandler);
   app.use(webApp());
   app.use(errorHandler(logger));

@@ -14,7 +14,7 @@ const MIN_BYTES = 1024;
  * they need is ambient (bearer tokens): another site cannot make a signed-in request and watch its
  * size, which a BREACH-style guess needs. The one cookie, the stream proof, is SameSite=Strict,
  * scoped to the byte paths and only proves a session beside the URL's own credential; those paths
- * are served ahead of this middleware (http/byte-routes.ts) and never compressed.
+ * are served ahead of Express (http/byte-server.ts) and never compressed.
  */
 export function compressAnswers(): RequestHandler {
   const compress = compression({

@@ -8,7 +8,8 @@ interface BodyParserError extends Error {
   status?: number;
 }
 
-function toAppError(err: unknown): AppError | null {
+/** The AppError a failure stands for, when it is one the client caused or may know of; null otherwise. */
+export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   const fromDatabase = fromDatabaseInputError(err);
   if (fromDatabase) return fromDatabase;
@@ -28,16 +29,21 @@ function toAppError(err: unknown): AppError | null {
   return null;
 }
 
+/** The REST failure body: `{ success: false, message, error: { code, message, ...details } }`. */
+export function errorBody(error: AppError) {
+  return {
+    success: false,
+    message: error.message,
+    error: { code: error.code, message: error.message, ...(error.details ?? {}) },
+  };
+}
+
 export function sendError(res: Response, error: AppError): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.status(error.httpStatus).json({
-    success: false,
-    message: error.message,
-    error: { code: error.code, message: error.message, ...(error.details ?? {}) },
-  });
+  res.status(error.httpStatus).json(errorBody(error));
 }
 
 /**
@@ -56,15 +62,34 @@ export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const known = toAppError(err);
     if (known) return sendError(res, known);
-    const requestId = res.getHeader('X-Request-ID') ?? 'unknown';
-    logger.error('http.unhandled', {
-      requestId,
-      method: req.method,
-      path: loggedPath(req),
-      error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
-    });
-    sendError(res, new AppError('INTERNAL', `Internal server error (reference ${String(requestId)})`));
+    sendError(
+      res,
+      internalError(logger, err, {
+        requestId: res.getHeader('X-Request-ID'),
+        method: req.method,
+        path: loggedPath(req),
+      }),
+    );
   };
+}
+
+/**
+ * Logs a failure no formatter knows, with the request's id, method and path (never one holding a
+ * credential: see loggedPath), and gives the 500 that names the request to the client.
+ */
+export function internalError(
+  logger: Logger,
+  err: unknown,
+  request: { requestId: unknown; method: string | undefined; path: string },
+): AppError {
+  const requestId = request.requestId ?? 'unknown';
+  logger.error('http.unhandled', {
+    requestId,
+    method: request.method,
+    path: request.path,
+    error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+  });
+  return new AppError('INTERNAL', `Internal server error (reference ${String(requestId)})`);
 }
 
 /** Errors raised before Apollo runs (a bad token, a bad body) in the GraphQL response shape. */

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 
@@ -30,10 +31,10 @@ export function securityHeaders() {
 
 /**
  * The headers securityHeaders() sets, worked out once: they depend on nothing in the request, and a
- * player's byte requests (served ahead of the helmet middleware, see byte-routes.ts) then pay one
- * loop instead of a dozen middleware calls per range.
+ * player's byte requests (served ahead of Express, see byte-server.ts) then pay one loop instead of
+ * a dozen middleware calls per range.
  */
-export function fixedSecurityHeaders(): (res: Response) => void {
+export function fixedSecurityHeaders(): (res: Pick<ServerResponse, 'setHeader'>) => void {
   const headers: [string, string][] = [];
   const recorder = {
     setHeader: (name: string, value: string) => headers.push([name, value]),

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { byteRouters } from '../http/byte-routes.js';
+import { byteRoutes } from '../http/byte-server.js';
 import { restRoutes } from '../http/rest-routes.js';
 
 interface RouterLayer {
@@ -7,7 +7,7 @@ interface RouterLayer {
   handle?: { stack?: RouterLayer[] };
 }
 
-/** Every REST route the app serves under /api/v1, as 'METHOD /path', read from the Express router. */
+/** Every REST route the app serves under /api/v1, as 'METHOD /path', read from the Express router and the byte routes. */
 export function restOperations(): string[] {
   const found: string[] = [];
   const walk = (stack: RouterLayer[]) => {
@@ -20,7 +20,8 @@ export function restOperations(): string[] {
       }
     }
   };
-  for (const router of [restRoutes(), ...byteRouters()]) walk((router as unknown as { stack: RouterLayer[] }).stack);
+  walk((restRoutes() as unknown as { stack: RouterLayer[] }).stack);
+  for (const route of byteRoutes) for (const method of route.methods) found.push(`${method} ${route.path}`);
   return [...new Set(found)].sort();
 }
 

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { ApiKeyCredential } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { RateLimiter, type RateLimitState } from '../auth/rate-limiter.js';
@@ -32,7 +32,11 @@ export function countApiKeyUse(
  * Counts a request made with an API key and says so in the IETF draft's RateLimit-Limit,
  * RateLimit-Remaining and RateLimit-Reset headers; over the limit, RATE_LIMITED with Retry-After.
  */
-export function limitApiKeyRequest(limiter: RateLimiter, key: ApiKeyCredential, res: Response): void {
+export function limitApiKeyRequest(
+  limiter: RateLimiter,
+  key: ApiKeyCredential,
+  res: Pick<ServerResponse, 'setHeader'>,
+): void {
   const { state, refused } = countApiKeyUse(limiter, key);
   res.setHeader('RateLimit-Limit', String(key.rateLimitPerMinute));
   res.setHeader('RateLimit-Remaining', String(state.remaining));

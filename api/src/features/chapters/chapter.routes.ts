@@ -1,5 +1,8 @@
-import { Router, type Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import { parse } from 'node:querystring';
+import { Router } from 'express';
 import { AppError } from '../../errors.js';
+import { sendBody, type ByteRoute } from '../../http/byte-route.js';
 import { sendData } from '../../http/respond.js';
 import { isAdmin } from '../auth/auth.policy.js';
 import { presenterOf } from '../streaming/stream.routes.js';
@@ -28,17 +31,10 @@ function grantFrom(query: Record<string, unknown>): PlaybackGrant {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NEVER_STORE = 'no-store';
 
-function noStore(res: Response): void {
+function noStore(res: ServerResponse): void {
   res.setHeader('Cache-Control', NEVER_STORE);
   res.setHeader('Pragma', 'no-cache');
 }
-
-const PLAYLIST = '/chapters/:chapterId/playlist.m3u8';
-const KEY = '/chapters/:chapterId/key';
-
-/** The paths of chapterByteRoutes. */
-export const chapterBytePaths = [PLAYLIST, KEY];
-
 
 /** REST /api/v1/files/:id/chapters and the chapters' segments (playlist and key: chapterByteRoutes). */
 export function chapterRoutes(): Router {
@@ -108,34 +104,34 @@ export function chapterRoutes(): Router {
 }
 
 /**
- * A chapter's playlist and key. Their URL carries its own credential (the chapter grant), so they
- * run with byteRequestContext (see http/byte-routes.ts), as the stream bytes do.
+ * A chapter's playlist and key, served ahead of Express (http/byte-server.ts) as the stream bytes
+ * are. Their URL carries its own credential (the chapter grant).
  */
-export function chapterByteRoutes(): Router {
-  const router = Router();
-
-  router.get(PLAYLIST, async (req, res) => {
-    const playlist = await chapterPlaylist(
-      res.locals.ctx,
-      presenterOf(req, res),
-      req.params.chapterId,
-      grantFrom(req.query),
-    );
-    noStore(res);
-    res.type('application/vnd.apple.mpegurl').send(playlist);
-  });
-
-  router.get(KEY, async (req, res) => {
-    noStore(res);
-    const key = await chapterKey(res.locals.ctx, presenterOf(req, res), req.params.chapterId, grantFrom(req.query)).catch(
-      (err: unknown) => {
-        const wait = err instanceof AppError ? err.details?.retryAfterSeconds : undefined;
-        if (typeof wait === 'number') res.setHeader('Retry-After', String(wait));
-        throw err;
-      },
-    );
-    res.type('application/octet-stream').send(key);
-  });
-
-  return router;
-}
+export const chapterByteRoutes: ByteRoute[] = [
+  {
+    path: '/chapters/:chapterId/playlist.m3u8',
+    methods: ['GET'],
+    credential: 'url',
+    async serve(ctx, req, res, chapterId, query) {
+      const playlist = await chapterPlaylist(ctx, presenterOf(ctx, req), chapterId, grantFrom(parse(query)));
+      noStore(res);
+      sendBody(req, res, 'application/vnd.apple.mpegurl; charset=utf-8', playlist);
+    },
+  },
+  {
+    path: '/chapters/:chapterId/key',
+    methods: ['GET'],
+    credential: 'url',
+    async serve(ctx, req, res, chapterId, query) {
+      noStore(res);
+      const key = await chapterKey(ctx, presenterOf(ctx, req), chapterId, grantFrom(parse(query))).catch(
+        (err: unknown) => {
+          const wait = err instanceof AppError ? err.details?.retryAfterSeconds : undefined;
+          if (typeof wait === 'number') res.setHeader('Retry-After', String(wait));
+          throw err;
+        },
+      );
+      sendBody(req, res, 'application/octet-stream', key);
+    },
+  },
+];

@@ -1,8 +1,8 @@
 import { createReadStream, read } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Request, Response } from 'express';
 import { AppError } from '../../errors.js';
 import type { ByteTap } from '../rip-detection/rip-meter.js';
 import { OpenFiles } from './open-files.js';
@@ -48,7 +48,6 @@ export interface ByteSource {
   offset: number;
   length: number;
   contentType: string;
-  cacheControl: string;
   /**
    * Checks, every RECHECK_MS while the response is open, that the caller may still have the bytes
    * (throws when not). A revoked grant, an ended session or a deleted file cuts a long response
@@ -63,11 +62,16 @@ export interface ByteSource {
  * Serves a byte window of a file with range support: 200 or 206 with the right Content-Length
  * and Content-Range, 416 for a range past the end, headers only for HEAD. Streams from disk.
  */
-export async function sendByteRange(req: Request, res: Response, source: ByteSource): Promise<void> {
+export async function sendByteRange(
+  req: IncomingMessage,
+  res: ServerResponse,
+  source: ByteSource,
+  cacheControl: string,
+): Promise<void> {
   // If-Range without validators of ours can never match, so such a request gets the whole resource.
   const range = req.headers['if-range'] ? ({ kind: 'full' } as const) : parseRange(req.headers.range, source.length);
   res.setHeader('Accept-Ranges', 'bytes');
-  res.setHeader('Cache-Control', source.cacheControl);
+  res.setHeader('Cache-Control', cacheControl);
   // A reverse proxy that buffered the whole answer would read it at full speed for any client, so
   // rip detection would count what the player never asked for (nginx honours this per response).
   if (source.tap) res.setHeader('X-Accel-Buffering', 'no');
@@ -81,7 +85,7 @@ export async function sendByteRange(req: Request, res: Response, source: ByteSou
   // Opened before any header goes out, so a file gone from the disk is a 404, not a cut answer.
   await openFiles
     .with(source.path, async (file) => {
-      res.status(range.kind === 'partial' ? 206 : 200);
+      res.statusCode = range.kind === 'partial' ? 206 : 200;
       res.setHeader('Content-Type', source.contentType);
       res.setHeader('Content-Length', String(length));
       if (range.kind === 'partial') res.setHeader('Content-Range', `bytes ${start}-${end}/${source.length}`);
@@ -101,7 +105,7 @@ export async function sendByteRange(req: Request, res: Response, source: ByteSou
  * answer was cut off is left to the garbage collector, as the socket may still hold it.
  */
 async function sendOneRead(
-  res: Response,
+  res: ServerResponse,
   file: FileHandle,
   position: number,
   length: number,
@@ -146,8 +150,8 @@ function metered(tap: ByteTap, onHold: () => void): Transform {
 
 /** A longer range streamed in 128 KiB reads, re-checking every RECHECK_MS that it may go on. */
 async function streamRange(
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   file: FileHandle,
   start: number,
   end: number,

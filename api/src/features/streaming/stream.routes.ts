@@ -1,4 +1,8 @@
-import { Router, type Request, type Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import { parse } from 'node:querystring';
+import { Router } from 'express';
+import type { Ctx } from '../../context.js';
+import type { ByteRoute } from '../../http/byte-route.js';
 import { sendData } from '../../http/respond.js';
 import { bearerToken } from '../auth/authenticate.js';
 import { sendByteRange } from './byte-range.js';
@@ -9,15 +13,9 @@ import { queryInteger, queryString } from './url-signing.js';
 /** Audio bytes are per-user and per-session: never kept by shared caches or replayed from one. */
 export const PRIVATE_BYTES = 'private, no-store';
 
-const STREAM_BYTES = '/drm/stream/:token';
-const SIGNED_BYTES = '/drm/signed/:fileId';
-
-/** The paths of streamByteRoutes. */
-export const streamBytePaths = [STREAM_BYTES, SIGNED_BYTES];
-
 /** The bearer token and device id a byte request came with besides the credential in its URL. */
-export function presenterOf(req: Request, res: Response): Presenter {
-  return { token: bearerToken(req.headers.authorization), deviceId: res.locals.ctx.meta.deviceId };
+export function presenterOf(ctx: Ctx, req: IncomingMessage): Presenter {
+  return { token: bearerToken(req.headers.authorization), deviceId: ctx.meta.deviceId };
 }
 
 /** REST /api/v1/drm: stream sessions and signed seek URLs (their bytes: streamByteRoutes). */
@@ -40,37 +38,38 @@ export function streamRoutes(): Router {
 }
 
 /**
- * The bytes behind stream tokens and signed URLs. Their URL carries its own credential, so they
- * run with byteRequestContext (see http/byte-routes.ts): the route checks any bearer token
- * together with that credential.
+ * The bytes behind stream tokens and signed URLs, served ahead of Express (http/byte-server.ts).
+ * Their URL carries its own credential: the route checks any bearer token together with it.
  */
-export function streamByteRoutes(): Router {
-  const router = Router();
-
-  // The media element cannot send headers: the token in the path is the credential, re-checked each time.
-  const streamBytes = async (req: Request<{ token: string }>, res: Response) => {
-    const bytes = await streams.openStreamSession(res.locals.ctx, presenterOf(req, res), req.params.token);
-    await sendByteRange(req, res, { ...bytes, cacheControl: PRIVATE_BYTES });
-  };
-  router.get(STREAM_BYTES, streamBytes);
-  router.head(STREAM_BYTES, streamBytes);
-
-  const signedBytes = async (req: Request<{ fileId: string }>, res: Response) => {
-    const bytes = await streams.openSignedUrl(res.locals.ctx, presenterOf(req, res), req.params.fileId, {
-      sid: queryString(req.query.sid),
-      st: queryInteger(req.query.st),
-      start: queryNumber(req.query.start),
-      end: queryNumber(req.query.end),
-      exp: queryInteger(req.query.exp),
-      sig: queryString(req.query.sig),
-    });
-    await sendByteRange(req, res, { ...bytes, cacheControl: PRIVATE_BYTES });
-  };
-  router.get(SIGNED_BYTES, signedBytes);
-  router.head(SIGNED_BYTES, signedBytes);
-
-  return router;
-}
+export const streamByteRoutes: ByteRoute[] = [
+  {
+    path: '/drm/stream/:token',
+    methods: ['GET', 'HEAD'],
+    credential: 'url',
+    // The media element cannot send headers: the token in the path is the credential, re-checked each time.
+    async serve(ctx, req, res, token) {
+      await sendByteRange(req, res, await streams.openStreamSession(ctx, presenterOf(ctx, req), token), PRIVATE_BYTES);
+    },
+  },
+  {
+    path: '/drm/signed/:fileId',
+    methods: ['GET', 'HEAD'],
+    credential: 'url',
+    async serve(ctx, req, res, fileId, query) {
+      // Read as Express's default ("simple") query parser reads a query: node's querystring.
+      const q = parse(query);
+      const bytes = await streams.openSignedUrl(ctx, presenterOf(ctx, req), fileId, {
+        sid: queryString(q.sid),
+        st: queryInteger(q.st),
+        start: queryNumber(q.start),
+        end: queryNumber(q.end),
+        exp: queryInteger(q.exp),
+        sig: queryString(q.sig),
+      });
+      await sendByteRange(req, res, bytes, PRIVATE_BYTES);
+    },
+  },
+];
 
 function queryNumber(value: unknown): number | null {
   const text = queryString(value);
