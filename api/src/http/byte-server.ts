@@ -10,7 +10,7 @@ import { chapterByteRoutes } from '../features/chapters/chapter.routes.js';
 import { keyAudioRoutes } from '../features/streaming/key-audio.routes.js';
 import { streamByteRoutes } from '../features/streaming/stream.routes.js';
 import type { Logger } from '../logger.js';
-import { sendBody, type ByteRoute } from './byte-route.js';
+import { ByteExchange, type ByteRoute } from './byte-route.js';
 import { cookieJar } from './cookies.js';
 import { errorBody, internalError, toAppError } from './errors.js';
 import { authenticateCaller, lazyContext, requestMeta } from './request-context.js';
@@ -56,7 +56,7 @@ export function byteRequests(
   logger: Logger,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   const routes = byteRoutes.map((route) => ({ route, pattern: pathPattern(route) }));
-  const securityHeaders = fixedSecurityHeaders();
+  const answerHeaders = [...fixedSecurityHeaders(), 'Cache-Control', 'no-store'];
 
   async function answer(
     route: ByteRoute,
@@ -67,9 +67,7 @@ export function byteRequests(
     query: string,
   ) {
     const meta = requestMeta(req);
-    securityHeaders(res);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Request-ID', meta.requestId);
+    const exchange = new ByteExchange(req, res, [...answerHeaders, 'X-Request-ID', meta.requestId]);
     const ctx = lazyContext(orm, deps, meta, cookieJar(req, res));
     try {
       const value = decodeParam(param);
@@ -77,16 +75,16 @@ export function byteRequests(
       // A credential in the header is authenticated before the route, and an API key before any
       // route, so that a key's scopes and rate limit are checked as everywhere.
       if (route.credential === 'header' || isApiKeyToken(bearerToken(req.headers.authorization))) {
-        await authenticateCaller(ctx, req, res);
+        await authenticateCaller(ctx, req, exchange);
         // The scopes asked of the path under /api/v1, as Express's router gave it to the scope check.
         if (ctx.caller?.apiKey) assertScopes(ctx.caller, restRequirement(req.method ?? 'GET', path.slice(API.length)));
       }
-      await route.serve(ctx, req, res, value, query);
+      await route.serve(ctx, exchange, value, query);
     } catch (err) {
       const error =
         toAppError(err) ??
         internalError(logger, err, { requestId: meta.requestId, method: req.method, path: `${API}${route.path}` });
-      sendErrorAnswer(req, res, error);
+      sendErrorAnswer(exchange, error);
     }
   }
 
@@ -128,11 +126,10 @@ function sendAllowed(res: ServerResponse): void {
 }
 
 /** The REST failure answer, as errorHandler's sendError gives it through Express. */
-function sendErrorAnswer(req: IncomingMessage, res: ServerResponse, error: AppError): void {
-  if (res.headersSent) {
-    res.destroy();
+function sendErrorAnswer(exchange: ByteExchange, error: AppError): void {
+  if (exchange.res.headersSent) {
+    exchange.res.destroy();
     return;
   }
-  res.statusCode = error.httpStatus;
-  sendBody(req, res, 'application/json; charset=utf-8', JSON.stringify(errorBody(error)));
+  exchange.send(error.httpStatus, 'application/json; charset=utf-8', JSON.stringify(errorBody(error)));
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps, CookieJar, Ctx, RequestMeta } from '../context.js';
-import { limitApiKeyRequest } from '../features/api-keys/api-key-rate-limit.js';
+import { limitApiKeyRequest, type HeaderTarget } from '../features/api-keys/api-key-rate-limit.js';
 import { isApiKeyToken } from '../features/api-keys/api-key-auth.js';
 import { authenticate, bearerToken } from '../features/auth/authenticate.js';
 import { clientIp } from './client-address.js';
@@ -48,11 +48,7 @@ export function requestContext(orm: MikroORM, deps: AppDeps) {
  * Sets the caller of a request with a context, counted against its API key's rate limit if it has
  * one (the limit's headers go on `res`).
  */
-export async function authenticateCaller(
-  ctx: Ctx,
-  req: IncomingMessage,
-  res: Pick<ServerResponse, 'setHeader'>,
-): Promise<void> {
+export async function authenticateCaller(ctx: Ctx, req: IncomingMessage, res: HeaderTarget): Promise<void> {
   ctx.caller = await authenticate(
     ctx.em,
     ctx.deps.config,

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { ApiKeyCredential } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { RateLimiter, type RateLimitState } from '../auth/rate-limiter.js';
@@ -28,15 +27,16 @@ export function countApiKeyUse(
   return { state, refused };
 }
 
+/** Where a request's limit headers go: a response (node's or Express's), or a byte route's exchange. */
+export interface HeaderTarget {
+  setHeader(name: string, value: string): unknown;
+}
+
 /**
  * Counts a request made with an API key and says so in the IETF draft's RateLimit-Limit,
  * RateLimit-Remaining and RateLimit-Reset headers; over the limit, RATE_LIMITED with Retry-After.
  */
-export function limitApiKeyRequest(
-  limiter: RateLimiter,
-  key: ApiKeyCredential,
-  res: Pick<ServerResponse, 'setHeader'>,
-): void {
+export function limitApiKeyRequest(limiter: RateLimiter, key: ApiKeyCredential, res: HeaderTarget): void {
   const { state, refused } = countApiKeyUse(limiter, key);
   res.setHeader('RateLimit-Limit', String(key.rateLimitPerMinute));
   res.setHeader('RateLimit-Remaining', String(state.remaining));

@@ -1,8 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import { parse } from 'node:querystring';
 import { Router } from 'express';
 import { AppError } from '../../errors.js';
-import { sendBody, type ByteRoute } from '../../http/byte-route.js';
+import type { ByteExchange, ByteRoute } from '../../http/byte-route.js';
 import { sendData } from '../../http/respond.js';
 import { isAdmin } from '../auth/auth.policy.js';
 import { presenterOf } from '../streaming/stream.routes.js';
@@ -31,9 +30,9 @@ function grantFrom(query: Record<string, unknown>): PlaybackGrant {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NEVER_STORE = 'no-store';
 
-function noStore(res: ServerResponse): void {
-  res.setHeader('Cache-Control', NEVER_STORE);
-  res.setHeader('Pragma', 'no-cache');
+function noStore(exchange: ByteExchange): void {
+  exchange.setHeader('Cache-Control', NEVER_STORE);
+  exchange.setHeader('Pragma', 'no-cache');
 }
 
 /** REST /api/v1/files/:id/chapters and the chapters' segments (playlist and key: chapterByteRoutes). */
@@ -112,26 +111,26 @@ export const chapterByteRoutes: ByteRoute[] = [
     path: '/chapters/:chapterId/playlist.m3u8',
     methods: ['GET'],
     credential: 'url',
-    async serve(ctx, req, res, chapterId, query) {
-      const playlist = await chapterPlaylist(ctx, presenterOf(ctx, req), chapterId, grantFrom(parse(query)));
-      noStore(res);
-      sendBody(req, res, 'application/vnd.apple.mpegurl; charset=utf-8', playlist);
+    async serve(ctx, exchange, chapterId, query) {
+      const playlist = await chapterPlaylist(ctx, presenterOf(ctx, exchange.req), chapterId, grantFrom(parse(query)));
+      noStore(exchange);
+      exchange.send(200, 'application/vnd.apple.mpegurl; charset=utf-8', playlist);
     },
   },
   {
     path: '/chapters/:chapterId/key',
     methods: ['GET'],
     credential: 'url',
-    async serve(ctx, req, res, chapterId, query) {
-      noStore(res);
-      const key = await chapterKey(ctx, presenterOf(ctx, req), chapterId, grantFrom(parse(query))).catch(
+    async serve(ctx, exchange, chapterId, query) {
+      noStore(exchange);
+      const key = await chapterKey(ctx, presenterOf(ctx, exchange.req), chapterId, grantFrom(parse(query))).catch(
         (err: unknown) => {
           const wait = err instanceof AppError ? err.details?.retryAfterSeconds : undefined;
-          if (typeof wait === 'number') res.setHeader('Retry-After', String(wait));
+          if (typeof wait === 'number') exchange.setHeader('Retry-After', String(wait));
           throw err;
         },
       );
-      sendBody(req, res, 'application/octet-stream', key);
+      exchange.send(200, 'application/octet-stream', key);
     },
   },
 ];

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../errors.js';
+import type { ByteExchange } from '../../http/byte-route.js';
 import type { ByteTap } from '../rip-detection/rip-meter.js';
 import { OpenFiles } from './open-files.js';
 
@@ -62,21 +63,17 @@ export interface ByteSource {
  * Serves a byte window of a file with range support: 200 or 206 with the right Content-Length
  * and Content-Range, 416 for a range past the end, headers only for HEAD. Streams from disk.
  */
-export async function sendByteRange(
-  req: IncomingMessage,
-  res: ServerResponse,
-  source: ByteSource,
-  cacheControl: string,
-): Promise<void> {
+export async function sendByteRange(exchange: ByteExchange, source: ByteSource, cacheControl: string): Promise<void> {
+  const { req, res } = exchange;
   // If-Range without validators of ours can never match, so such a request gets the whole resource.
   const range = req.headers['if-range'] ? ({ kind: 'full' } as const) : parseRange(req.headers.range, source.length);
-  res.setHeader('Accept-Ranges', 'bytes');
-  res.setHeader('Cache-Control', cacheControl);
+  exchange.setHeader('Accept-Ranges', 'bytes');
+  exchange.setHeader('Cache-Control', cacheControl);
   // A reverse proxy that buffered the whole answer would read it at full speed for any client, so
   // rip detection would count what the player never asked for (nginx honours this per response).
-  if (source.tap) res.setHeader('X-Accel-Buffering', 'no');
+  if (source.tap) exchange.setHeader('X-Accel-Buffering', 'no');
   if (range.kind === 'unsatisfiable') {
-    res.setHeader('Content-Range', `bytes */${source.length}`);
+    exchange.setHeader('Content-Range', `bytes */${source.length}`);
     throw new AppError('RANGE_NOT_SATISFIABLE', 'Requested range is not satisfiable');
   }
   const start = range.kind === 'partial' ? range.start : 0;
@@ -85,14 +82,18 @@ export async function sendByteRange(
   // Opened before any header goes out, so a file gone from the disk is a 404, not a cut answer.
   await openFiles
     .with(source.path, async (file) => {
-      res.statusCode = range.kind === 'partial' ? 206 : 200;
-      res.setHeader('Content-Type', source.contentType);
-      res.setHeader('Content-Length', String(length));
-      if (range.kind === 'partial') res.setHeader('Content-Range', `bytes ${start}-${end}/${source.length}`);
-      if (req.method === 'HEAD' || length <= 0) return res.end();
+      const status = range.kind === 'partial' ? 206 : 200;
+      exchange.setHeader('Content-Type', source.contentType);
+      exchange.setHeader('Content-Length', String(length));
+      if (range.kind === 'partial') exchange.setHeader('Content-Range', `bytes ${start}-${end}/${source.length}`);
+      if (req.method === 'HEAD' || length <= 0) {
+        exchange.writeHead(status);
+        return res.end();
+      }
       const tap = source.tap?.(source.offset + start);
-      if (length <= READ_BYTES) await sendOneRead(res, file, source.offset + start, length, tap);
-      else await streamRange(req, res, file, source.offset + start, source.offset + end, source.recheck, tap);
+      if (length <= READ_BYTES) return sendOneRead(exchange, status, file, source.offset + start, length, tap);
+      exchange.writeHead(status);
+      await streamRange(req, res, file, source.offset + start, source.offset + end, source.recheck, tap);
     })
     .catch((err: NodeJS.ErrnoException) => {
       throw err.code === 'ENOENT' ? new AppError('NOT_FOUND', 'Audio file not found') : err;
@@ -101,16 +102,19 @@ export async function sendByteRange(
 
 /**
  * A range that fits one read (the player's seeks, 64 KiB probes): read into a spare buffer and
- * sent with the headers in one write. The buffer is reused once the answer has gone out; one whose
- * answer was cut off is left to the garbage collector, as the socket may still hold it.
+ * sent with the headers in one write, which waits for the read (a failed read is still answered
+ * with an error). The buffer is reused once the answer has gone out; one whose answer was cut off
+ * is left to the garbage collector, as the socket may still hold it.
  */
 async function sendOneRead(
-  res: ServerResponse,
+  exchange: ByteExchange,
+  status: number,
   file: FileHandle,
   position: number,
   length: number,
   tap: ByteTap | undefined,
 ): Promise<void> {
+  const { res } = exchange;
   const buffer = spareBuffers.pop() ?? Buffer.allocUnsafeSlow(READ_BYTES);
   const { bytesRead } = await file.read(buffer, 0, length, position);
   if (bytesRead < length) {
@@ -118,6 +122,7 @@ async function sendOneRead(
     res.destroy();
     return;
   }
+  exchange.writeHead(status);
   const wait = tap?.written(length) ?? 0;
   if (wait > 0) {
     res.flushHeaders();
@@ -130,15 +135,17 @@ async function sendOneRead(
 
 /**
  * Passes the bytes through the tap, holding each piece as long as it says (a throttled session);
- * `onHold` runs before a hold, so the status and headers need not wait for the first piece.
+ * `beforeFirstHold` runs when the first piece is held, so the status and headers need not wait for it.
  */
-function metered(tap: ByteTap, onHold: () => void): Transform {
+function metered(tap: ByteTap, beforeFirstHold: () => void): Transform {
   let held: NodeJS.Timeout | undefined;
+  let first = true;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       const wait = tap.written(chunk.length);
+      if (wait > 0 && first) beforeFirstHold();
+      first = false;
       if (wait <= 0) return done(null, chunk);
-      onHold();
       held = setTimeout(() => done(null, chunk), wait);
     },
     destroy(err, done) {
@@ -180,11 +187,8 @@ async function streamRange(
           .finally(() => (checking = false));
       }, RECHECK_MS)
     : undefined;
-  const flushHeaders = () => {
-    if (!res.headersSent) res.flushHeaders();
-  };
   try {
-    await (tap ? pipeline(stream, metered(tap, flushHeaders), res) : pipeline(stream, res));
+    await (tap ? pipeline(stream, metered(tap, () => res.flushHeaders()), res) : pipeline(stream, res));
   } catch (err) {
     // A client that goes away mid-stream is normal for media, as is one cut off by a re-check;
     // anything else is a server fault.

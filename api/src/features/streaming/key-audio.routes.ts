@@ -13,8 +13,8 @@ export const keyAudioRoutes: ByteRoute[] = [
     path: '/files/:id/audio',
     methods: ['GET', 'HEAD'],
     credential: 'header',
-    async serve(ctx, req, res, id) {
-      await sendByteRange(req, res, await openKeyAudio(ctx, id), PRIVATE_BYTES);
+    async serve(ctx, exchange, id) {
+      await sendByteRange(exchange, await openKeyAudio(ctx, id), PRIVATE_BYTES);
     },
   },
 ];

@@ -47,18 +47,19 @@ export const streamByteRoutes: ByteRoute[] = [
     methods: ['GET', 'HEAD'],
     credential: 'url',
     // The media element cannot send headers: the token in the path is the credential, re-checked each time.
-    async serve(ctx, req, res, token) {
-      await sendByteRange(req, res, await streams.openStreamSession(ctx, presenterOf(ctx, req), token), PRIVATE_BYTES);
+    async serve(ctx, exchange, token) {
+      const bytes = await streams.openStreamSession(ctx, presenterOf(ctx, exchange.req), token);
+      await sendByteRange(exchange, bytes, PRIVATE_BYTES);
     },
   },
   {
     path: '/drm/signed/:fileId',
     methods: ['GET', 'HEAD'],
     credential: 'url',
-    async serve(ctx, req, res, fileId, query) {
+    async serve(ctx, exchange, fileId, query) {
       // Read as Express's default ("simple") query parser reads a query: node's querystring.
       const q = parse(query);
-      const bytes = await streams.openSignedUrl(ctx, presenterOf(ctx, req), fileId, {
+      const bytes = await streams.openSignedUrl(ctx, presenterOf(ctx, exchange.req), fileId, {
         sid: queryString(q.sid),
         st: queryInteger(q.st),
         start: queryNumber(q.start),
@@ -66,7 +67,7 @@ export const streamByteRoutes: ByteRoute[] = [
         exp: queryInteger(q.exp),
         sig: queryString(q.sig),
       });
-      await sendByteRange(req, res, bytes, PRIVATE_BYTES);
+      await sendByteRange(exchange, bytes, PRIVATE_BYTES);
     },
   },
 ];
