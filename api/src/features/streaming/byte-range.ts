@@ -116,7 +116,12 @@ async function sendOneRead(
 ): Promise<void> {
   const { res } = exchange;
   const buffer = spareBuffers.pop() ?? Buffer.allocUnsafeSlow(READ_BYTES);
-  const { bytesRead } = await file.read(buffer, 0, length, position);
+  // On the descriptor, as streamRange reads: FileHandle.read's own bookkeeping (a hold on the handle
+  // per call, so that close() waits) cost more than the call itself, and openFiles keeps the file
+  // open while a range uses it.
+  const bytesRead = await new Promise<number>((resolve, reject) =>
+    read(file.fd, buffer, 0, length, position, (err, n) => (err ? reject(err) : resolve(n))),
+  );
   if (bytesRead < length) {
     // The file is shorter than its row says: never send what the headers do not describe.
     res.destroy();
