@@ -29,7 +29,7 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
   // The cover of the file on screen, which is the loaded one once `open` has run.
   const shownCover = player.file?.id === file.id ? cover : null;
   // Drawn in steps, each its own short task: the cover and title, then the controls, then the
-  // chapters, then the checkpoints and dialogs. In one go it is the page's longest task.
+  // chapters, then the checkpoints. In one go it is the page's longest task.
   const sections = useGradualCount(3, file.id, 0, 1);
 
   useEffect(() => open(file), [file, open]);
