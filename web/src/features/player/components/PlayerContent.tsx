@@ -1,19 +1,36 @@
 import { Box, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
 import { onAccessRevoked } from '../../../app/access-revoked';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { CoverArt } from '../../../components/CoverArt';
+import { lazyOnOpen } from '../../../components/lazy-on-open';
 import { useGradualCount } from '../../../components/useGradualCount';
 import type { CheckpointItemFragment } from '../../../gql/graphql';
 import { useChapterPlayback } from '../hooks/useChapterPlayback';
 import { useCheckpoints } from '../hooks/useCheckpoints';
 import { usePlayerShortcuts } from '../hooks/usePlayerShortcuts';
 import { usePlayer, type PlayerFile } from '../player-context';
-import { AddCheckpointDialog } from './AddCheckpointDialog';
 import { ChapterList } from './ChapterList';
 import { CheckpointList } from './CheckpointList';
 import { SecurePlayer } from './SecurePlayer';
-import { ShortcutsDialog } from './ShortcutsDialog';
+
+// Most visits open none of them: their code loads, and they are drawn, the first time they open.
+const AddCheckpointDialog = lazyOnOpen(
+  () => import('./AddCheckpointDialog').then((m) => m.AddCheckpointDialog),
+  'AddCheckpointDialog',
+);
+const ShortcutsDialog = lazyOnOpen(() => import('./ShortcutsDialog').then((m) => m.ShortcutsDialog), 'ShortcutsDialog');
+const ConfirmDialog = lazyOnOpen(
+  () => import('../../../components/ConfirmDialog').then((m) => m.ConfirmDialog),
+  'ConfirmDialog',
+);
+
+/** Runs `fn` once the browser has painted what is on screen now (a frame, then a task). */
+function afterPaint(fn: () => void): void {
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
+/** A cover slower than this does not hold back the rest of the page. */
+const COVER_WAIT_MS = 1000;
 
 /** The full view of the app's player for one file, with its chapters and checkpoints. */
 export function PlayerContent({ file }: { file: PlayerFile }) {
@@ -28,9 +45,17 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
   const { stopChapter } = chapters;
   // The cover of the file on screen, which is the loaded one once `open` has run.
   const shownCover = player.file?.id === file.id ? cover : null;
-  // Drawn in steps, each its own short task: the cover and title, then the controls, then the
-  // chapters, then the checkpoints. In one go it is the page's longest task.
-  const sections = useGradualCount(3, file.id, 0, 1);
+  // The cover, the page's largest picture, is drawn first: the rest waits until it has painted, or
+  // failed, or for COVER_WAIT_MS (a hidden tab paints nothing), rather than delaying it.
+  const [coverDone, setCoverDone] = useState(!file.coverUrl);
+  const finishCover = useCallback(() => afterPaint(() => setCoverDone(true)), []);
+  useEffect(() => {
+    const timer = setTimeout(() => setCoverDone(true), COVER_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  // Then drawn in steps, each its own short task: the controls, then the chapters, then the
+  // checkpoints. In one go it is the page's longest task.
+  const sections = useGradualCount(coverDone ? 3 : 0, file.id, 0, 1);
 
   useEffect(() => open(file), [file, open]);
 
@@ -70,7 +95,7 @@ export function PlayerContent({ file }: { file: PlayerFile }) {
           justifyContent: 'center',
         }}
       >
-        <CoverArt src={shownCover} alt={file.title} iconSize={96} />
+        <CoverArt src={shownCover} alt={file.title} iconSize={96} onDone={finishCover} />
       </Box>
       <Box>
         <Typography variant="h4" component="h1" gutterBottom>
