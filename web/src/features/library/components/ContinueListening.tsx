@@ -1,14 +1,27 @@
 import { useQuery } from '@apollo/client/react';
 import { Box, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { apolloClient, PREFETCH } from '../../../app/apollo';
+import { prefetchFirstQuery } from '../../../app/prefetch';
 import { ContinueListeningDocument } from '../../../gql/graphql';
 import { AudioFileCard } from './AudioFileCard';
+
+// Sent as the library's code loads, beside the first page of files (see LibraryPage), rather than
+// when the page first commits.
+const takePrefetched = prefetchFirstQuery(window.location.pathname === '/' ? 'continue-listening' : null, () =>
+  apolloClient.query({ query: ContinueListeningDocument, context: PREFETCH }),
+);
 
 /** Files the user started and has not finished, most recently played first; hidden when none. */
 export function ContinueListening() {
   const navigate = useNavigate();
-  // cache-and-network: a position saved a moment ago on the player shows on coming back.
-  const { data } = useQuery(ContinueListeningDocument, { fetchPolicy: 'cache-and-network' });
+  // cache-and-network: a position saved a moment ago on the player shows on coming back. The first
+  // list after a prefetch takes its answer (or joins its request) instead of asking again.
+  const [afterPrefetch] = useState(() => takePrefetched('continue-listening'));
+  const { data } = useQuery(ContinueListeningDocument, {
+    fetchPolicy: afterPrefetch ? 'cache-first' : 'cache-and-network',
+  });
   const files = data?.continueListening ?? [];
   if (files.length === 0) return null;
   return (
