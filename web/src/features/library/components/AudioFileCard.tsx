@@ -2,7 +2,7 @@ import AccessTimeIcon from '@mui/icons-material/AccessTime';
 import PublicIcon from '@mui/icons-material/Public';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import { Box, Card, CardActionArea, CardContent, Chip, LinearProgress, Stack, Typography } from '@mui/material';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { LibraryFileFragment } from '../../../gql/graphql';
 import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../../../components/format-time';
@@ -27,16 +27,34 @@ function ListeningProgress({ file }: { file: LibraryFile }) {
   );
 }
 
+/** A cover near the screen but not on it is asked for this long after those on it. */
+const NEAR_DELAY_MS = 300;
+
+/** Whether the observed element is on the screen itself, not only within the observer's margin. */
+function onScreen({ boundingClientRect: box }: IntersectionObserverEntry): boolean {
+  return box.top < window.innerHeight && box.bottom > 0 && box.left < window.innerWidth && box.right > 0;
+}
+
 /**
  * The spec's 16:9 cover area; the image is fitted whole inside it (square covers are not cropped).
  * Fetched only once the card comes near the viewport, as `<img loading="lazy">` would be: a phone
  * showing one card does not spend its bandwidth on the twenty-three below before the one in view.
+ * A card on the screen asks at once; one only near it a moment later, so that on a slow connection
+ * the covers in view do not share it with those below.
  */
 function Cover({ file }: { file: LibraryFile }) {
-  const [near, setNear] = useState(false);
-  const reveal = useCallback(() => setNear(true), []);
-  const ref = useWhenVisible<HTMLDivElement>(reveal, !near && file.coverThumbnailUrl !== null);
-  const src = useCoverImage(near ? file.coverThumbnailUrl : null);
+  const [wanted, setWanted] = useState<'no' | 'soon' | 'now'>('no');
+  const reveal = useCallback(
+    (entry: IntersectionObserverEntry) => setWanted((w) => (onScreen(entry) ? 'now' : w === 'no' ? 'soon' : w)),
+    [],
+  );
+  const ref = useWhenVisible<HTMLDivElement>(reveal, wanted !== 'now' && file.coverThumbnailUrl !== null);
+  useEffect(() => {
+    if (wanted !== 'soon') return;
+    const timer = setTimeout(() => setWanted('now'), NEAR_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [wanted]);
+  const src = useCoverImage(wanted === 'now' ? file.coverThumbnailUrl : null);
   return (
     <Box
       ref={ref}
