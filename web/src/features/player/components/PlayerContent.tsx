@@ -32,12 +32,15 @@ function afterPaint(fn: () => void): void {
 /** A cover slower than this does not hold back the rest of the page. */
 const COVER_WAIT_MS = 1000;
 
-/** The full view of the app's player for one file, with its chapters and checkpoints. */
-export function PlayerContent({ file }: { file: PlayerFile }) {
+/**
+ * The full view of the app's player for one file, with its chapters and checkpoints. `prefetched`:
+ * the file's checkpoints were asked for as the page's code loaded (PlayerPage).
+ */
+export function PlayerContent({ file, prefetched }: { file: PlayerFile; prefetched: boolean }) {
   const player = usePlayer();
   const { playback, open, cover } = player;
   const chapters = useChapterPlayback(file.id);
-  const { checkpoints, add, del } = useCheckpoints(file.id);
+  const { checkpoints, add, del } = useCheckpoints(file.id, prefetched);
   const [dialogOpen, setDialogOpen] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [toDelete, setToDelete] = useState<CheckpointItemFragment | null>(null);

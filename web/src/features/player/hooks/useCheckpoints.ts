@@ -7,11 +7,14 @@ import {
 } from '../../../gql/graphql';
 import type { NewCheckpoint } from '../components/AddCheckpointDialog';
 
-/** The caller's checkpoints in one file. Add and delete failures are only logged (spec section 8). */
-export function useCheckpoints(fileId: string) {
+/**
+ * The caller's checkpoints in one file. Add and delete failures are only logged (spec section 8).
+ * `prefetched`: the list was just asked for (PlayerPage); it is read from that answer.
+ */
+export function useCheckpoints(fileId: string, prefetched = false) {
   const { data, dataState } = useQuery(CheckpointsDocument, {
     variables: { fileId },
-    fetchPolicy: 'cache-and-network',
+    fetchPolicy: prefetched ? 'cache-first' : 'cache-and-network',
   });
   const refetchQueries = [{ query: CheckpointsDocument, variables: { fileId } }];
   const [create] = useMutation(CreateCheckpointDocument, { refetchQueries, awaitRefetchQueries: true });

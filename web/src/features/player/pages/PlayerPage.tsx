@@ -5,11 +5,25 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { apolloClient, PREFETCH } from '../../../app/apollo';
 import { prefetchFirstQuery } from '../../../app/prefetch';
-import { PlayerFileDocument } from '../../../gql/graphql';
+import { CheckpointsDocument, PlayerFileDocument } from '../../../gql/graphql';
 import { PlayerContent } from '../components/PlayerContent';
 
+// The file and its checkpoints, both asked for by the page's first render.
 const takePrefetched = prefetchFirstQuery(/^\/player\/([^/]+)$/.exec(window.location.pathname)?.[1] ?? null, (id) =>
-  apolloClient.query({ query: PlayerFileDocument, variables: { id }, context: PREFETCH, fetchPolicy: 'network-only' }),
+  Promise.all([
+    apolloClient.query({
+      query: PlayerFileDocument,
+      variables: { id },
+      context: PREFETCH,
+      fetchPolicy: 'network-only',
+    }),
+    apolloClient.query({
+      query: CheckpointsDocument,
+      variables: { fileId: id },
+      context: PREFETCH,
+      fetchPolicy: 'network-only',
+    }),
+  ]),
 );
 
 /** /player/{id}: one file with its secure player, chapters and checkpoints. */
@@ -18,7 +32,8 @@ export function PlayerPage() {
   const navigate = useNavigate();
   // From the server each time: the saved position may have moved on another device. The first
   // player after a prefetch (as this code loaded) takes that answer.
-  const [afterPrefetch] = useState(() => takePrefetched(id));
+  const [prefetchedId] = useState(() => (takePrefetched(id) ? id : null));
+  const afterPrefetch = prefetchedId === id;
   const { data, dataState, loading, error } = useQuery(PlayerFileDocument, {
     variables: { id },
     fetchPolicy: afterPrefetch ? 'cache-first' : 'network-only',
@@ -34,7 +49,7 @@ export function PlayerPage() {
           <CircularProgress aria-label="Loading audio file" />
         </Box>
       ) : dataState === 'complete' ? (
-        <PlayerContent key={data.audioFile.id} file={data.audioFile} />
+        <PlayerContent key={data.audioFile.id} file={data.audioFile} prefetched={afterPrefetch} />
       ) : (
         <Alert severity="error">{error?.message || 'Failed to load audio file'}</Alert>
       )}
