@@ -48,8 +48,8 @@ export function PlayerContent({ file, prefetched }: { file: PlayerFile; prefetch
   const { stopChapter } = chapters;
   // The cover of the file on screen, which is the loaded one once `open` has run.
   const shownCover = player.file?.id === file.id ? cover : null;
-  // The cover, the page's largest picture, is drawn first: the rest waits until it has painted, or
-  // failed, or for COVER_WAIT_MS (a hidden tab paints nothing), rather than delaying it.
+  // The cover, the page's largest picture, is drawn first: the rest waits until it has painted or
+  // failed to load, or at most COVER_WAIT_MS (a failed request, a hidden tab that paints nothing).
   const [coverDone, setCoverDone] = useState(!file.coverUrl);
   const finishCover = useCallback(() => afterPaint(() => setCoverDone(true)), []);
   useEffect(() => {
