@@ -44,10 +44,8 @@ function onScreen({ boundingClientRect: box }: IntersectionObserverEntry): boole
  */
 function Cover({ file }: { file: LibraryFile }) {
   const [wanted, setWanted] = useState<'no' | 'soon' | 'now'>('no');
-  const reveal = useCallback(
-    (entry: IntersectionObserverEntry) => setWanted((w) => (onScreen(entry) ? 'now' : w === 'no' ? 'soon' : w)),
-    [],
-  );
+  // Observed only until 'now': a card seen near the screen again stays 'soon', its timer running.
+  const reveal = useCallback((entry: IntersectionObserverEntry) => setWanted(onScreen(entry) ? 'now' : 'soon'), []);
   const ref = useWhenVisible<HTMLDivElement>(reveal, wanted !== 'now' && file.coverThumbnailUrl !== null);
   useEffect(() => {
     if (wanted !== 'soon') return;
