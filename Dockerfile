@@ -1,5 +1,5 @@
-# The app image: Node 20 on Debian with the distribution's ffmpeg (FFMPEG_PATH points at it).
-FROM node:20-bookworm-slim
+# The app image: Node 24 on Debian with the distribution's ffmpeg (FFMPEG_PATH points at it).
+FROM node:24-bookworm-slim
 RUN apt-get update \
   && apt-get install -y --no-install-recommends ffmpeg \
   && rm -rf /var/lib/apt/lists/*

@@ -1,6 +1,6 @@
 // graphql-codegen driven by codegen.yml through @graphql-codegen/core (the CLI's loaders pull in
 // packages that need Node 22). `--check` fails when the generated files differ from the committed ones.
-import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { globSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { codegen } from '@graphql-codegen/core';
 import * as typescript from '@graphql-codegen/typescript';
@@ -19,11 +19,7 @@ const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const config = YAML.parse(readFileSync(path.join(root, 'codegen.yml'), 'utf8'));
 const schemaText = readFileSync(path.join(root, config.schema), 'utf8');
 const schema = buildSchema(schemaText);
-// codegen.yml's `documents` is `<dir>/**/*.graphql`; Node 20 has no fs.globSync, so walk the folder.
-const documentsDir = config.documents.split('/**')[0];
-const documents = readdirSync(path.join(root, documentsDir), { recursive: true })
-  .filter((file) => file.endsWith('.graphql'))
-  .map((file) => path.join(documentsDir, file))
+const documents = globSync(config.documents, { cwd: root })
   .sort()
   .map((file) => ({ location: file, document: parse(readFileSync(path.join(root, file), 'utf8')) }));
 
