@@ -5,6 +5,7 @@ import { apiKeyLimits } from './features/api-keys/api-key-rate-limit.js';
 import { followAccountUnlocks } from './features/auth/account-unlocked.js';
 import { authLimits } from './features/auth/rate-limiter.js';
 import { followRipAlerts } from './features/rip-detection/rip-alerts.js';
+import { MemoryLedgerStore, RedisLedgerStore } from './features/rip-detection/ledger-store.js';
 import { RipMeter } from './features/rip-detection/rip-meter.js';
 import { progressLimits } from './features/progress/progress.service.js';
 import { hashThread } from './features/uploads/hash-thread.js';
@@ -24,9 +25,12 @@ export async function createAppDeps(config: AppConfig, logger: Logger): Promise<
     ...authLimits(config),
     ...progressLimits(),
     ...apiKeyLimits(),
-    ripMeter: new RipMeter(config.ripDetection),
+    ripMeter: new RipMeter(
+      config.ripDetection,
+      bus.redis ? new RedisLedgerStore(config.ripDetection, bus.redis) : new MemoryLedgerStore(config.ripDetection),
+    ),
   };
   followAccountUnlocks(bus.pubSub, deps, logger);
   followRipAlerts(bus.pubSub, deps.ripMeter, logger);
-  return { deps, events: { pubSub, close: () => bus.close() } };
+  return { deps, events: { pubSub, redis: bus.redis, close: () => bus.close() } };
 }

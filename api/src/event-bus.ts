@@ -1,4 +1,5 @@
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
+import type { Redis } from 'ioredis';
 import type { MeteredCredential } from './features/rip-detection/rip-meter.js';
 
 export type SecurityEventType = 'FORCED_LOGOUT' | 'DEVICE_LOCKED' | 'SESSION_TERMINATED' | 'ACCESS_REVOKED';
@@ -72,6 +73,8 @@ export type AppPubSub = PubSub<{
 
 export interface EventBus {
   pubSub: AppPubSub;
+  /** The client events are published with, for counters every replica shares; null without Redis. */
+  redis: Redis | null;
   close(): Promise<void>;
 }
 
@@ -80,7 +83,7 @@ export interface EventBus {
  * client is loaded only then: a start without Redis does not pay for its code.
  */
 export async function createEventBus(redisUrl?: string): Promise<EventBus> {
-  if (!redisUrl) return { pubSub: createPubSub() as AppPubSub, close: async () => {} };
+  if (!redisUrl) return { pubSub: createPubSub() as AppPubSub, redis: null, close: async () => {} };
   const [{ createRedisEventTarget }, { Redis }] = await Promise.all([
     import('@graphql-yoga/redis-event-target'),
     import('ioredis'),
@@ -90,6 +93,7 @@ export async function createEventBus(redisUrl?: string): Promise<EventBus> {
   const eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
   return {
     pubSub: createPubSub({ eventTarget }) as AppPubSub,
+    redis: publishClient,
     async close() {
       publishClient.disconnect();
       subscribeClient.disconnect();

@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
-import { requireDeviceCaller } from '../auth/auth.policy.js';
+import { isAdmin, requireDeviceCaller } from '../auth/auth.policy.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionChapterFacts, type ChapterFacts } from '../access/access-facts.js';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../access/stream-access.js';
 import { sameSecret, signParts, verifyParts } from '../../signing.js';
 import { isLiveExpiry } from '../streaming/url-signing.js';
-import { clientAddress, listenerFor, offenceReporter } from '../rip-detection/rip-offence.js';
+import { listenerFor, segmentListenerFor } from '../rip-detection/rip-offence.js';
 import { ChapterSegment } from './chapter-segment.entity.js';
 import { Chapter, ChapterStatus } from './chapter.entity.js';
 import { chapterStreamUrlSchema } from './chapter.schemas.js';
@@ -24,7 +24,7 @@ import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from './hls-encode.js';
 
 export const NOT_READY_MESSAGE = 'Chapter is not ready for playback. Please finalize chapters first.';
 const PLAYLIST_PURPOSE = 'chapter-playlist:v2';
-const SEGMENT_PURPOSE = 'chapter-segments:v1';
+const SEGMENT_PURPOSE = 'chapter-segments:v2';
 
 /** What a chapter playlist URL carries: the device session it was issued to, when that began, and its expiry. */
 export interface PlaybackGrant {
@@ -41,12 +41,31 @@ export interface ChapterStreamUrl {
 
 const chapterBase = (chapterId: string) => `/api/v1/chapters/${chapterId}`;
 
+/** Whose segment URLs these are: the session the playlist was given to, and its account. */
+interface SegmentOwner {
+  userId: string;
+  sessionId: string;
+  sessionStart: number;
+  /** An administrator's: metered, never paced or flagged. */
+  exempt: boolean;
+}
+
 /**
- * Segment URLs carry a token derived from the server secret: segments are public and cacheable,
- * so their addresses must not be guessable from a chapter id alone.
+ * Segment URLs carry a token, signed with the server secret, naming the session whose playlist
+ * listed them: segments need no other credential and any cache may keep them, while rip detection
+ * counts each one for that session's account, wherever it is fetched from.
  */
-export function segmentToken(secret: string, chapterId: string): string {
-  return signParts(secret, SEGMENT_PURPOSE, [chapterId]).slice(0, 32);
+export function segmentToken(secret: string, chapterId: string, owner: SegmentOwner): string {
+  const parts = [owner.userId, owner.sessionId, owner.sessionStart, owner.exempt ? 1 : 0];
+  return [...parts, signParts(secret, SEGMENT_PURPOSE, [chapterId, ...parts]).slice(0, 32)].join('.');
+}
+
+/** The owner a segment token names, if the server signed it for this chapter. */
+function segmentOwner(secret: string, chapterId: string, token: string): SegmentOwner | null {
+  const [userId, sessionId, start, exempt, sig, ...rest] = token.split('.');
+  if (rest.length > 0 || !sig || !/^\d{1,15}$/.test(start) || (exempt !== '0' && exempt !== '1')) return null;
+  const owner = { userId, sessionId, sessionStart: Number(start), exempt: exempt === '1' };
+  return sameSecret(sig, segmentToken(secret, chapterId, owner).slice(-32)) ? owner : null;
 }
 
 function grantQuery(secret: string, chapterId: string, sid: string, st: number, exp: number): string {
@@ -78,7 +97,10 @@ export async function createChapterStreamUrl(
   return { streamUrl: `${chapterBase(chapter.id)}/playlist.m3u8?${query}`, expiresAt: new Date(exp) };
 }
 
-const KEY_NEEDS_SESSION = 'A chapter key is only given to the signed-in session its playlist was issued to';
+const NEEDS_SESSION = {
+  playlist: 'A chapter playlist is only given to the signed-in session it was issued to',
+  key: 'A chapter key is only given to the signed-in session its playlist was issued to',
+};
 
 /**
  * Playlist and key answer a bearer token that does not hold (session ended, account locked, another
@@ -96,7 +118,7 @@ async function checkGrant(
   chapterId: string,
   grant: PlaybackGrant,
   part: 'playlist' | 'key',
-): Promise<NonNullable<ChapterFacts['chapter']>> {
+): Promise<{ chapter: NonNullable<ChapterFacts['chapter']>; facts: ChapterFacts }> {
   const id = parseId(chapterId, 'chapterId');
   const { sid, st, exp, sig } = grant;
   if (
@@ -116,19 +138,13 @@ async function checkGrant(
   const { chapter } = facts;
   if (!chapter) throw new AppError('NOT_FOUND', 'Chapter not found');
   if (chapter.status !== ChapterStatus.ready || !chapter.hasPlaylist) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
-  meterGrant(ctx, facts, chapter.id, part);
-  return chapter;
+  if (part === 'key') meterKey(ctx, facts, chapter.id);
+  return { chapter, facts };
 }
 
-/**
- * Rip detection: the chapter's segments, which carry no session, count for this session when they
- * come from its address; a key counts for itself, and a throttled session gets one new key a window.
- */
-function meterGrant(ctx: Ctx, facts: ChapterFacts, chapterId: string, part: 'playlist' | 'key'): void {
-  const meter = ctx.deps.ripMeter;
-  const listener = listenerFor(ctx, facts);
-  meter.attribute(listener, chapterId);
-  const retryAfterSeconds = part === 'key' ? meter.key(listener, chapterId) : null;
+/** Rip detection: a key counts for its account, and a throttled account gets one new key a window. */
+function meterKey(ctx: Ctx, facts: ChapterFacts, chapterId: string): void {
+  const retryAfterSeconds = ctx.deps.ripMeter.key(listenerFor(ctx, facts), chapterId);
   if (retryAfterSeconds !== null) {
     throw new AppError('RATE_LIMITED', 'Chapter keys are being fetched too fast. Try again later.', { retryAfterSeconds });
   }
@@ -141,7 +157,8 @@ export async function chapterPlaylist(
   chapterId: string,
   grant: PlaybackGrant,
 ): Promise<string> {
-  const chapter = await withPresenter(
+  if (!presenter.token) throw new AppError('FORBIDDEN', NEEDS_SESSION.playlist);
+  const { chapter, facts } = await withPresenter(
     ctx,
     presenter,
     (assertSamePresenter) => checkGrant(ctx, assertSamePresenter, chapterId, grant, 'playlist'),
@@ -151,9 +168,10 @@ export async function chapterPlaylist(
   const base = chapterBase(chapter.id);
   const { sid, st, exp } = grant as { sid: string; st: number; exp: number };
   const keyUri = `${base}/key?${grantQuery(secret, chapter.id, sid, st, exp)}`;
+  const owner = { userId: facts.user.id, sessionId: sid, sessionStart: st, exempt: isAdmin(facts.user) };
   return (chapter.playlist as string)
     .replace(KEY_URI_PLACEHOLDER, keyUri)
-    .replaceAll(SEGMENT_BASE_PLACEHOLDER, `${base}/segments/${segmentToken(secret, chapter.id)}`);
+    .replaceAll(SEGMENT_BASE_PLACEHOLDER, `${base}/segments/${segmentToken(secret, chapter.id, owner)}`);
 }
 
 /**
@@ -166,8 +184,8 @@ export async function chapterKey(
   chapterId: string,
   grant: PlaybackGrant,
 ): Promise<Buffer> {
-  if (!presenter.token) throw new AppError('FORBIDDEN', KEY_NEEDS_SESSION);
-  const chapter = await withPresenter(
+  if (!presenter.token) throw new AppError('FORBIDDEN', NEEDS_SESSION.key);
+  const { chapter } = await withPresenter(
     ctx,
     presenter,
     (assertSamePresenter) => checkGrant(ctx, assertSamePresenter, chapterId, grant, 'key'),
@@ -180,20 +198,23 @@ export async function chapterKey(
 export type SegmentBytes = { kind: 'data'; data: Buffer } | { kind: 'file'; path: string; size: number };
 
 /**
- * An encrypted segment; anyone with its unguessable URL may fetch it, as a CDN would. One fetched
- * from the address a session fetched the chapter's playlist or key from counts for that session
- * (rip detection), and waits while that session is throttled.
+ * An encrypted segment; anyone with its unguessable URL may fetch it, as a CDN would. It counts for
+ * the account of the session its token names (rip detection), wherever it is fetched from, and
+ * waits as that account's audio is paced.
  */
 export async function chapterSegment(ctx: Ctx, chapterId: string, token: string, index: number): Promise<SegmentBytes> {
   const id = parseId(chapterId, 'chapterId');
-  if (!sameSecret(token, segmentToken(ctx.deps.config.secret, id))) {
-    throw new AppError('NOT_FOUND', 'Segment not found');
-  }
+  const owner = segmentOwner(ctx.deps.config.secret, id, token);
+  if (!owner) throw new AppError('NOT_FOUND', 'Segment not found');
   const segment = await ctx.em.findOne(ChapterSegment, { chapter: id, index }, { populate: ['data'] });
   if (!segment) throw new AppError('NOT_FOUND', 'Segment not found');
-  const meter = ctx.deps.ripMeter;
-  const listener = meter.segmentListener(clientAddress(ctx.meta.ip), id, offenceReporter(ctx));
-  const wait = listener ? meter.segment(listener, id, index, segment.duration) : 0;
+  const { userId, sessionId, sessionStart, exempt } = owner;
+  const wait = ctx.deps.ripMeter.segment(
+    segmentListenerFor(ctx, { userId, exempt, credential: { kind: 'session', id: sessionId, start: sessionStart } }),
+    id,
+    index,
+    segment.duration,
+  );
   if (wait > 0) await setTimeout(wait);
   if (segment.data) return { kind: 'data', data: Buffer.from(segment.data) };
   if (!segment.path) throw new AppError('NOT_FOUND', 'Segment not found');

@@ -15,12 +15,12 @@ const DASHBOARD_ALERTS = 10;
 
 const recentSince = () => new Date(Date.now() - RECENT_DAYS * 86_400_000);
 
-/** Every replica throttles a session or key flagged on any of them, for as long as the bus delivers. */
+/** Every replica throttles an account flagged on any of them (at once through a shared ledger; else by the bus). */
 export function followRipAlerts(bus: AppPubSub, meter: RipMeter, logger: Logger): void {
   void (async () => {
     for await (const alert of bus.subscribe('RIP_SUSPECTED')) {
-      const { credential, userId, throttledUntil } = alert;
-      meter.throttle({ credential, userId }, new Date(throttledUntil).getTime());
+      const { userId, throttledUntil } = alert;
+      meter.throttle({ userId }, new Date(throttledUntil).getTime());
     }
   })().catch((err: unknown) => logger.error('rip.alert_listener_failed', { error: String(err) }));
 }

@@ -1,11 +1,14 @@
 import type { RipSettings } from './rip-settings.js';
-import { SessionMeter, type Media, type Run } from './session-meter.js';
+import { leadOf, poolLeft } from './account-ledger.js';
+import { AccountMeter, type Media, type Run } from './account-meter.js';
+import { MemoryLedgerStore, type LedgerStore } from './ledger-store.js';
 
 export type RipRule = 'rate' | 'whole_file' | 'keys' | 'two_addresses';
 
 /**
- * The credential whose bytes are metered: a device session as of its start (signing in again on the
- * device starts a new meter), or an API key, metered on its own, apart from its user's devices.
+ * The credential a byte request proved: a device session as of its start, or an API key. Every
+ * credential of an account is metered on the account's one ledger; the credential says whose
+ * offence it is (a key's repeats revoke the key, a session's lock the account).
  */
 export type MeteredCredential = { kind: 'session'; id: string; start: number } | { kind: 'apiKey'; id: string };
 
@@ -13,7 +16,7 @@ export type MeteredCredential = { kind: 'session'; id: string; start: number } |
 export interface Listener {
   credential: MeteredCredential;
   userId: string;
-  /** Administrators are metered like everyone but never throttled or flagged: the originals are theirs. */
+  /** An administrator's own sessions are metered but never paced, throttled or flagged: the originals are theirs. */
   exempt: boolean;
   /** The client address (the app's trust proxy setting applied); null when unknown. */
   address: string | null;
@@ -27,12 +30,14 @@ export interface Offence {
   credential: MeteredCredential;
   fileId: string | null;
   chapterId: string | null;
-  /** Audio counted over the window, in seconds, and the multiple of real time that is. */
+  /** Audio served over the window, in seconds, and the multiple of real time that is. */
   servedSeconds: number;
   speed: number;
   windowSeconds: number;
   /** The addresses the credential was used from (two for two_addresses). */
   addresses: string[];
+  /** For rate: the seconds of audio the account was ahead of the allowed speed. */
+  leadSeconds?: number;
   /** For whole_file: the share of the file served, and in how many seconds. For keys: how many. */
   coverage?: number;
   elapsedSeconds?: number;
@@ -46,52 +51,51 @@ export interface ByteTap {
 
 /** A read carrying on within this many bytes of where another stopped is the same run, not a jump. */
 const CONTINUE_SLACK_BYTES = 256 * 1024;
-/** A chapter load's read-ahead: Shaka buffers 10 s by default; this leaves room for retries. */
-const SEGMENT_READ_AHEAD_SECONDS = 60;
-/** The whole-file rule: this share of a file served... */
+/** The whole-file rule: this share of a file served in less than this share of the time one paced response takes. */
 const WHOLE_FILE_SHARE = 0.9;
-const MAX_SESSIONS = 10_000;
+const WHOLE_FILE_PACE_SHARE = 0.9;
+const MAX_ACCOUNTS = 10_000;
 const IDLE_MS = 10 * 60_000;
-/** Segment requests carry no session: they are the session's that fetched the chapter's playlist or key from that address. */
-const MAX_ATTRIBUTIONS = 20_000;
-const ATTRIBUTION_MS = 30 * 60_000;
 
-type Attribution = Omit<Listener, 'address' | 'report'> & { until: number };
-
-const meterKey = ({ credential: c }: Pick<Listener, 'credential'>) =>
-  c.kind === 'session' ? `session:${c.id}:${c.start}` : `apiKey:${c.id}`;
+const credentialKey = (c: MeteredCredential) => (c.kind === 'session' ? `session:${c.id}:${c.start}` : `apiKey:${c.id}`);
 
 /**
- * Rip detection's meter, in this process's memory: per device session or API key, the audio it was
- * served (seconds, from bytes actually written or segments sent), against real time times `speed`
- * over a sliding window. Pieces served before are not counted again; a jump's read-ahead is free, up
- * to `seeksPerWindow` read-aheads of audio not served before a window. An offence throttles the
- * session or key at once and is reported once per throttle period. No database work happens here;
+ * Rip detection's meter, per account: every session, seek URL, segment, chapter key and API key of
+ * an account draws on one ledger (shared by every replica when the store is Redis's). The rules:
+ * - a jump (a new place in a file or chapter) gets `readAheadSeconds` of audio at full speed, free
+ *   while the account's pool of free read-aheads lasts; past that the response is paced to `speed`
+ *   times real time, so socket buffers never hold more than that;
+ * - audio not free is counted on the account's lead, which drains at `speed`; a lead past
+ *   `leadSeconds` is an offence (parallel responses, jumps past the pool);
+ * - most of a file longer than a read-ahead served sooner than it plays at `speed` is an offence;
+ * - too many chapter keys in a window, and one device session used from two addresses in turns.
+ * An offence throttles the account (all its audio paced to `throttleSpeed`) and is reported once.
+ * Audio served to the account before (here) is not counted again. No database work happens here;
  * README "Rip detection" has the why.
  */
 export class RipMeter {
-  readonly #sessions = new Map<string, SessionMeter>();
-  readonly #attributions = new Map<string, Attribution>();
+  readonly #accounts = new Map<string, AccountMeter>();
 
   constructor(
     readonly settings: RipSettings,
+    private readonly store: LedgerStore = new MemoryLedgerStore(settings),
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Meters a whole-file response that starts at byte `from` of the file. */
   fileResponse(listener: Listener, file: { id: string; size: number; duration: number }, from: number): ByteTap {
     const now = this.now();
-    const session = this.#session(listener, now);
+    const account = this.#account(listener, now);
     if (file.size <= 0 || file.duration <= 0) return { written: () => 0 };
-    const media = session.media('file', file.id, file.size, file.duration, now);
+    const media = account.media('file', file.id, file.size, file.duration, now);
     const perByte = file.duration / file.size;
-    const run = media.runAt(from, CONTINUE_SLACK_BYTES, this.settings.readAheadBytes * perByte);
+    const run = media.runAt(from, CONTINUE_SLACK_BYTES, this.#readAhead(listener), now);
     let at = from;
     return {
       written: (bytes) => {
         const start = at;
         at += bytes;
-        return this.#serve(listener, session, media, run, start, at, bytes * perByte);
+        return this.#serve(listener, account, media, run, start, at, bytes * perByte);
       },
     };
   }
@@ -99,119 +103,109 @@ export class RipMeter {
   /** Meters a chapter segment; resolves to how long to hold it (ms). */
   segment(listener: Listener, chapterId: string, index: number, seconds: number): number {
     const now = this.now();
-    const session = this.#session(listener, now);
-    const media = session.media('chapter', chapterId, 0, 0, now);
-    const run = media.runAt(index, 1, SEGMENT_READ_AHEAD_SECONDS);
-    return this.#serve(listener, session, media, run, index, index + 1, seconds);
+    const account = this.#account(listener, now);
+    const media = account.media('chapter', chapterId, 0, 0, now);
+    const run = media.runAt(index, 1, this.#readAhead(listener), now);
+    return this.#serve(listener, account, media, run, index, index + 1, seconds);
   }
 
   /**
-   * Counts a chapter key fetch. A throttled session gets one new key per window: null when this one
+   * Counts a chapter key fetch. A throttled account gets one new key per window: null when this one
    * may go, else the seconds to wait.
    */
   key(listener: Listener, chapterId: string): number | null {
     const now = this.now();
-    const session = this.#session(listener, now);
-    const oldest = session.pruneKeys(now);
-    if (session.isThrottled(now) && oldest !== null && !session.keys.has(chapterId)) {
+    const account = this.#account(listener, now);
+    const oldest = account.pruneKeys(now);
+    if (this.#throttled(listener, now) && oldest !== null && !account.keys.has(chapterId)) {
       return Math.max(1, Math.ceil((oldest + this.settings.windowSeconds * 1000 - now) / 1000));
     }
-    session.keys.set(chapterId, now);
-    if (session.keys.size > this.settings.keysPerWindow) {
-      this.#offend(listener, session, now, { rule: 'keys', chapterId, keys: session.keys.size });
+    account.keys.set(chapterId, now);
+    if (account.keys.size > this.settings.keysPerWindow) {
+      this.#offend(listener, account, now, { rule: 'keys', chapterId, keys: account.keys.size });
     }
     return null;
   }
 
-  /** Notes that this session fetched a chapter's playlist or key from its address (segments follow). */
-  attribute(listener: Listener, chapterId: string): void {
-    if (!listener.address) return;
-    const key = `${listener.address}\n${chapterId}`;
-    const { credential, userId, exempt } = listener;
-    this.#attributions.delete(key);
-    this.#attributions.set(key, { credential, userId, exempt, until: this.now() + ATTRIBUTION_MS });
-    if (this.#attributions.size > MAX_ATTRIBUTIONS) {
-      for (const [k, a] of this.#attributions) if (a.until <= this.now()) this.#attributions.delete(k);
-      if (this.#attributions.size > MAX_ATTRIBUTIONS)
-        this.#attributions.delete(this.#attributions.keys().next().value as string);
-    }
+  /** Throttles an account flagged on another replica (or here) until `until`. */
+  throttle(target: Pick<Listener, 'userId'>, until: number): void {
+    this.store.noteThrottle(target.userId, until);
   }
 
-  /** The session a segment request from `address` belongs to, if one fetched the chapter from there lately. */
-  segmentListener(address: string | null, chapterId: string, report: Listener['report']): Listener | null {
-    const found = address ? this.#attributions.get(`${address}\n${chapterId}`) : undefined;
-    if (!found || found.until <= this.now()) return null;
-    const { credential, userId, exempt } = found;
-    return { credential, userId, exempt, address, report };
-  }
-
-  /** Throttles a session or key flagged on another replica (or here) until `until`. */
-  throttle(target: Pick<Listener, 'credential' | 'userId'>, until: number): void {
-    const session = this.#session({ ...target, exempt: false, address: null, report: () => {} }, this.now());
-    session.throttledUntil = Math.max(session.throttledUntil, until);
-  }
-
-  /** Drops what is kept of a user's sessions (their account was unlocked: a fresh start). */
+  /** Forgets an account's meter everywhere (it was unlocked: a fresh start). */
   forgetUser(userId: string): void {
-    for (const [key, s] of this.#sessions) if (s.userId === userId) this.#sessions.delete(key);
+    this.#accounts.delete(userId);
+    this.store.forget(userId);
+  }
+
+  /** The account's lead over the allowed speed, in seconds of audio, as this process knows it. */
+  leadOf(userId: string): number {
+    return leadOf(this.store.get(userId), this.now(), this.settings);
   }
 
   get size(): number {
-    return this.#sessions.size;
+    return this.#accounts.size;
   }
 
-  #session(listener: Listener, now: number): SessionMeter {
-    const key = meterKey(listener);
-    let session = this.#sessions.get(key);
-    if (session) {
+  /** An administrator's own sessions read at full speed; everyone else gets a read-ahead, then the pace. */
+  #readAhead(listener: Listener): number {
+    return listener.exempt ? Infinity : this.settings.readAheadSeconds;
+  }
+
+  #throttled(listener: Listener, now: number): boolean {
+    return !listener.exempt && this.store.get(listener.userId).throttledUntil > now;
+  }
+
+  #account(listener: Listener, now: number): AccountMeter {
+    const key = listener.userId;
+    let account = this.#accounts.get(key);
+    if (account) {
       // Most recently used last, so eviction takes the longest idle first.
-      this.#sessions.delete(key);
+      this.#accounts.delete(key);
     } else {
-      if (this.#sessions.size >= MAX_SESSIONS) this.#evict(now);
-      session = new SessionMeter(listener.userId, listener.exempt, now, this.settings.windowSeconds * 1000);
+      if (this.#accounts.size >= MAX_ACCOUNTS) this.#evict(now);
+      account = new AccountMeter(now, this.settings.windowSeconds * 1000);
     }
-    this.#sessions.set(key, session);
-    session.lastSeen = now;
-    this.#checkAddress(listener, session, now);
-    return session;
+    this.#accounts.set(key, account);
+    account.lastSeen = now;
+    this.#checkAddress(listener, account, now);
+    return account;
   }
 
   #evict(now: number): void {
-    for (const [key, s] of this.#sessions) {
-      if (s.lastSeen < now - IDLE_MS && !s.isThrottled(now)) this.#sessions.delete(key);
-    }
-    for (const key of this.#sessions.keys()) {
-      if (this.#sessions.size < MAX_SESSIONS * 0.9) break;
-      this.#sessions.delete(key);
+    for (const [key, a] of this.#accounts) if (a.lastSeen < now - IDLE_MS) this.#accounts.delete(key);
+    for (const key of this.#accounts.keys()) {
+      if (this.#accounts.size < MAX_ACCOUNTS * 0.9) break;
+      this.#accounts.delete(key);
     }
   }
 
   /**
-   * Two addresses taking turns on one session within the address window: it is being used from two
-   * places. Not for a key: it serves whatever machines its integrator runs, and its changes of
-   * address are audited already (api_key.new_address).
+   * Two addresses taking turns on one device session within the address window: it is being used
+   * from two places. Not for a key: it serves whatever machines its integrator runs, and its
+   * changes of address are audited already (api_key.new_address).
    */
-  #checkAddress(listener: Listener, session: SessionMeter, now: number): void {
-    const address = listener.address;
-    if (!address) return;
-    if (address !== session.address) {
-      const current = session.address;
+  #checkAddress(listener: Listener, account: AccountMeter, now: number): void {
+    const { address, credential } = listener;
+    if (!address || credential.kind !== 'session') return;
+    const trail = account.trail(credentialKey(credential));
+    if (address !== trail.address) {
+      const current = trail.address;
       const takingTurns =
-        listener.credential.kind === 'session' &&
         current !== null &&
-        address === session.previousAddress &&
-        now - session.addressAt <= this.settings.addressWindowSeconds * 1000;
-      session.previousAddress = current;
-      session.address = address;
-      if (takingTurns) this.#offend(listener, session, now, { rule: 'two_addresses', addresses: [current, address] });
+        address === trail.previousAddress &&
+        now - trail.addressAt <= this.settings.addressWindowSeconds * 1000;
+      trail.previousAddress = current;
+      trail.address = address;
+      if (takingTurns) this.#offend(listener, account, now, { rule: 'two_addresses', addresses: [current, address] });
     }
-    session.addressAt = now;
+    trail.addressAt = now;
   }
 
   /** Counts units [start, end) of `media` (worth `seconds` of audio) and answers how long to hold them. */
   #serve(
     listener: Listener,
-    session: SessionMeter,
+    account: AccountMeter,
     media: Media,
     run: Run,
     start: number,
@@ -219,61 +213,70 @@ export class RipMeter {
     seconds: number,
   ): number {
     const now = this.now();
-    const { settings } = this;
+    const { settings, store } = this;
     if (seconds <= 0) return 0;
-    const perUnit = seconds / (end - start);
-    // Of the run's read-ahead, only audio not served before spends the window's read-aheads;
-    // what the window cannot pay for counts, as does everything past the read-ahead.
-    const freeUnits = Math.min(end - start, run.freeSeconds / perUnit);
-    run.freeSeconds = Math.max(0, run.freeSeconds - freeUnits * perUnit);
-    const freshAhead = media.coverage.fresh(start, start + freeUnits) * perUnit;
-    const paid = Math.min(freshAhead, session.readAheadsLeft(settings.seeksPerWindow, now) * run.allowance);
-    if (paid > 0) session.spendReadAhead(paid / run.allowance, now);
-    const counted = media.coverage.fresh(start + freeUnits, end) * perUnit + (freshAhead - paid);
-    run.end = end;
+    const userId = listener.userId;
+    const fresh = media.coverage.fresh(start, end) * (seconds / (end - start));
     media.coverage.add(start, end);
-    const window = session.count(counted, now);
+    run.end = end;
+    // The run's read-ahead goes at full speed; of it, new audio is free while the pool lasts.
+    const inReadAhead = Math.min(seconds, run.freeLeft);
+    run.freeLeft -= inReadAhead;
+    const free = Math.min(fresh, inReadAhead, poolLeft(store.get(userId), now, settings));
+    const throttled = this.#throttled(listener, now);
+    const held = store.charge(userId, { free, counted: fresh - free, paced: throttled ? seconds : 0 }, now);
+    account.count(fresh, now);
     const fileId = media.kind === 'file' ? media.id : null;
     const chapterId = media.kind === 'chapter' ? media.id : null;
-    if (window > settings.speed * settings.windowSeconds) {
-      this.#offend(listener, session, now, { rule: 'rate', fileId, chapterId });
+    const lead = leadOf(store.get(userId), now, settings);
+    if (lead > settings.leadSeconds) {
+      this.#offend(listener, account, now, { rule: 'rate', fileId, chapterId, leadSeconds: Math.round(lead) });
     } else if (media.kind === 'file' && this.#wholeFileTaken(media, now)) {
-      this.#offend(listener, session, now, {
+      this.#offend(listener, account, now, {
         rule: 'whole_file',
         fileId,
         coverage: media.coverage.total / media.units,
         elapsedSeconds: (now - media.firstAt) / 1000,
       });
     }
-    return session.pace(seconds, settings.throttleSpeed, now);
+    return Math.max(held, this.#pace(listener, run, seconds - inReadAhead, now));
+  }
+
+  /** Past its read-ahead a run goes at `speed` times real time: how long this part of it waits (ms). */
+  #pace(listener: Listener, run: Run, seconds: number, now: number): number {
+    if (seconds <= 0 || listener.exempt) return 0;
+    const start = Math.max(run.paceTat, now);
+    run.paceTat = start + (seconds * 1000) / this.settings.speed;
+    return start - now;
   }
 
   /**
-   * Most of a file served sooner than it plays at `speed`: the whole-book rule. Files a window's
-   * worth of free read-aheads could cover are left to the rate rule, as seeking through them
-   * would look the same.
+   * Most of a file served sooner than one response could take it: a read-ahead, then `speed` times
+   * real time, less a tenth for a player's buffers. Only several responses at once or read-aheads
+   * from the pool cover a file that fast, whatever its size. A file no longer than one read-ahead
+   * is what a player reads at once, so it is left to the lead.
    */
   #wholeFileTaken(media: Media, now: number): boolean {
-    const { speed, seeksPerWindow, readAheadBytes } = this.settings;
+    const { speed, readAheadSeconds } = this.settings;
+    const share = WHOLE_FILE_SHARE * media.duration;
     return (
-      media.units > seeksPerWindow * readAheadBytes &&
+      media.duration > readAheadSeconds &&
       media.coverage.total >= WHOLE_FILE_SHARE * media.units &&
-      now - media.firstAt < (media.duration / speed) * 1000
+      now - media.firstAt < ((share - readAheadSeconds) / speed) * 1000 * WHOLE_FILE_PACE_SHARE
     );
   }
 
   #offend(
     listener: Listener,
-    session: SessionMeter,
+    account: AccountMeter,
     now: number,
     found: Pick<Offence, 'rule'> & Partial<Offence>,
   ): void {
-    if (listener.exempt || session.isThrottled(now)) return;
+    if (listener.exempt || this.#throttled(listener, now)) return;
     const { windowSeconds, throttleSeconds } = this.settings;
-    session.throttledUntil = now + throttleSeconds * 1000;
-    session.paceAt = now;
-    const servedSeconds = session.count(0, now);
-    listener.report({
+    const servedSeconds = account.count(0, now);
+    const trail = listener.credential.kind === 'session' ? account.trail(credentialKey(listener.credential)) : null;
+    const offence: Offence = {
       userId: listener.userId,
       credential: listener.credential,
       fileId: null,
@@ -281,8 +284,17 @@ export class RipMeter {
       servedSeconds,
       speed: servedSeconds / windowSeconds,
       windowSeconds,
-      addresses: session.address ? [session.address] : [],
+      addresses: trail?.address ? [trail.address] : listener.address ? [listener.address] : [],
       ...found,
-    });
+    };
+    // Of all replicas flagging the account at once, the one whose throttle took reports it.
+    const started = this.store.throttle(listener.userId, now + throttleSeconds * 1000, now);
+    if (started === true) listener.report(offence);
+    else if (started !== false) {
+      started.then(
+        (took) => took && listener.report(offence),
+        () => listener.report(offence),
+      );
+    }
   }
 }

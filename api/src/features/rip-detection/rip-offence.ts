@@ -42,7 +42,15 @@ export function listenerFor(ctx: Ctx, facts: { session: SessionFacts; user: User
   return listener(ctx, { kind: 'session', id: session.id, start: session.startedAt.getTime() }, facts.user);
 }
 
-/** A byte request made with an API key: the key is metered (and throttled) on its own. */
+/**
+ * A segment, which proves its session by its URL's token: counted for that session's account, and
+ * as coming from no address, as segments may come from a cache or another network.
+ */
+export function segmentListenerFor(ctx: Ctx, owner: Pick<Listener, 'credential' | 'userId' | 'exempt'>): Listener {
+  return { ...owner, address: null, report: offenceReporter(ctx) };
+}
+
+/** A byte request made with an API key: metered on its account, its offences the key's own. */
 export function apiKeyListenerFor(ctx: Ctx, caller: ApiKeyCaller): Listener {
   return listener(ctx, { kind: 'apiKey', id: caller.apiKey.id }, caller.user);
 }

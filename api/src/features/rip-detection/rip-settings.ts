@@ -4,25 +4,29 @@ import { z } from 'zod';
 export interface RipSettings {
   /** Allowed multiple of real time: audio served faster than this over a window is an offence. */
   speed: number;
-  /** The sliding window the speed is measured over, in seconds. */
+  /** The sliding window that chapter keys and the speed reported with an offence are counted over, in seconds. */
   windowSeconds: number;
   /**
-   * Bytes a jump (a new place in a file) may take at full speed without counting: a browser's
-   * read-ahead after a seek plus what the socket buffers take before it stops reading.
+   * Audio an account may be served ahead of `speed` times real time (its lead), in seconds, over
+   * all its sessions, API keys and replicas; past it is an offence.
    */
-  readAheadBytes: number;
+  leadSeconds: number;
   /**
-   * Read-aheads of new audio per window that are free (one per seek or chapter skip; a seek into
-   * audio served before spends little); past them, read-ahead counts in full.
+   * Audio a jump (a new place in a file or chapter) takes at full speed and free of the lead, in
+   * seconds; after it a response is paced to `speed` times real time from its start.
    */
-  seeksPerWindow: number;
-  /** Distinct chapter keys one session may fetch per window. */
+  readAheadSeconds: number;
+  /** Free read-aheads an account may have outstanding: a burst of seeks and chapter skips. */
+  freeReadAheads: number;
+  /** One free read-ahead comes back every this many seconds. */
+  readAheadRefillSeconds: number;
+  /** Distinct chapter keys one account may fetch per window. */
   keysPerWindow: number;
-  /** Two client addresses taking turns on one session within this many seconds is an offence. */
+  /** Two client addresses taking turns on one device session within this many seconds is an offence. */
   addressWindowSeconds: number;
-  /** A flagged session's bytes are paced to this multiple of real time. */
+  /** A flagged account's audio is paced to this multiple of real time. */
   throttleSpeed: number;
-  /** How long a flagged session stays throttled, in seconds. */
+  /** How long a flagged account stays throttled, in seconds. */
   throttleSeconds: number;
   /** Offences within lockHours that lock the account (as the device policy does). */
   lockOffences: number;
@@ -40,8 +44,10 @@ const whole = (name: string, min: number) =>
 export const ripDetectionEnv = {
   RIP_SPEED: positive('RIP_SPEED').min(1, 'RIP_SPEED must be at least 1').default(4),
   RIP_WINDOW_SECONDS: whole('RIP_WINDOW_SECONDS', 10).default(60),
-  RIP_READ_AHEAD_MB: positive('RIP_READ_AHEAD_MB').default(16),
-  RIP_SEEKS_PER_WINDOW: whole('RIP_SEEKS_PER_WINDOW', 1).default(15),
+  RIP_LEAD_SECONDS: whole('RIP_LEAD_SECONDS', 10).default(240),
+  RIP_READ_AHEAD_SECONDS: whole('RIP_READ_AHEAD_SECONDS', 10).default(60),
+  RIP_FREE_READ_AHEADS: whole('RIP_FREE_READ_AHEADS', 1).default(10),
+  RIP_READ_AHEAD_REFILL_SECONDS: whole('RIP_READ_AHEAD_REFILL_SECONDS', 1).default(60),
   RIP_KEYS_PER_WINDOW: whole('RIP_KEYS_PER_WINDOW', 1).default(30),
   RIP_ADDRESS_WINDOW_SECONDS: whole('RIP_ADDRESS_WINDOW_SECONDS', 0).default(60),
   RIP_THROTTLE_SPEED: positive('RIP_THROTTLE_SPEED').default(1.5),
@@ -56,8 +62,10 @@ export function ripSettings(e: RipEnv): RipSettings {
   return {
     speed: e.RIP_SPEED,
     windowSeconds: e.RIP_WINDOW_SECONDS,
-    readAheadBytes: Math.round(e.RIP_READ_AHEAD_MB * 1024 * 1024),
-    seeksPerWindow: e.RIP_SEEKS_PER_WINDOW,
+    leadSeconds: e.RIP_LEAD_SECONDS,
+    readAheadSeconds: e.RIP_READ_AHEAD_SECONDS,
+    freeReadAheads: e.RIP_FREE_READ_AHEADS,
+    readAheadRefillSeconds: e.RIP_READ_AHEAD_REFILL_SECONDS,
     keysPerWindow: e.RIP_KEYS_PER_WINDOW,
     addressWindowSeconds: e.RIP_ADDRESS_WINDOW_SECONDS,
     throttleSpeed: e.RIP_THROTTLE_SPEED,

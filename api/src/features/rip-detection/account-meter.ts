@@ -1,23 +1,25 @@
 import { Coverage } from './coverage.js';
 
-/** The sliding window is kept as this many buckets: a sum of twelve numbers per piece served. */
+/** The window of served audio reported with an offence is kept as this many buckets. */
 const BUCKETS = 12;
-/** Files (and chapters) remembered per session, and jumps per file: the most recent ones. */
+/** Files (and chapters) remembered per account, and jumps per file: the most recent ones. */
 const MAX_MEDIA = 8;
 const MAX_RUNS = 8;
+/** Device sessions and keys whose addresses are remembered per account. */
+const MAX_CREDENTIALS = 8;
 
 /**
  * A run of reading through one file or chapter: the response that jumped to a place, and the ones
- * that carry on from where it stopped. Its first `allowance` seconds are read-ahead, free while the
- * window has read-aheads left.
+ * that carry on from where it stopped. Its first `freeLeft` seconds go at full speed; after them it
+ * is paced to the allowed speed from when it started (`paceTat`, when its next second may go).
  */
 export interface Run {
   end: number;
-  allowance: number;
-  freeSeconds: number;
+  freeLeft: number;
+  paceTat: number;
 }
 
-/** One file (units: bytes) or chapter (units: segment numbers) as one session has been served it. */
+/** One file (units: bytes) or chapter (units: segment numbers) as one account has been served it here. */
 export class Media {
   readonly coverage = new Coverage();
   readonly runs: Run[] = [];
@@ -32,41 +34,42 @@ export class Media {
   ) {}
 
   /** The run a read from `from` carries on (within `slack` units of where one stopped), or a new one. */
-  runAt(from: number, slack: number, readAheadSeconds: number): Run {
+  runAt(from: number, slack: number, readAheadSeconds: number, now: number): Run {
     const found = this.runs.findIndex((r) => Math.abs(r.end - from) <= slack);
     if (found >= 0) {
       const [run] = this.runs.splice(found, 1);
       this.runs.push(run);
       return run;
     }
-    const run: Run = { end: from, allowance: readAheadSeconds, freeSeconds: readAheadSeconds };
+    const run: Run = { end: from, freeLeft: readAheadSeconds, paceTat: now };
     this.runs.push(run);
     if (this.runs.length > MAX_RUNS) this.runs.shift();
     return run;
   }
 }
 
-/** What one device session (as of its start) or API key has been served: the state rip detection keeps. */
-export class SessionMeter {
+/** Where one device session was last used from, for the two-addresses rule. */
+export interface AddressTrail {
+  address: string | null;
+  previousAddress: string | null;
+  addressAt: number;
+}
+
+/**
+ * What this process keeps of one account besides its shared ledger: which parts of which files it
+ * was served here (so a seek back is not counted twice), its runs, its chapter keys, the audio of
+ * the last window (reported with an offence) and its sessions' addresses.
+ */
+export class AccountMeter {
   readonly #buckets = new Float64Array(BUCKETS);
   #bucket = 0;
-  /** Read-aheads spent in the window (in whole read-aheads of new audio), and when. */
-  readonly #readAheads: { at: number; spent: number }[] = [];
-  #spent = 0;
   /** Chapter keys fetched in the window, by chapter, with when. */
   readonly keys = new Map<string, number>();
   readonly #media = new Map<string, Media>();
-  address: string | null = null;
-  addressAt = 0;
-  previousAddress: string | null = null;
-  throttledUntil = 0;
-  /** While throttled: when the next piece may go out. */
-  paceAt = 0;
+  readonly #trails = new Map<string, AddressTrail>();
   lastSeen: number;
 
   constructor(
-    readonly userId: string,
-    readonly exempt: boolean,
     now: number,
     private readonly windowMs: number,
   ) {
@@ -84,7 +87,17 @@ export class SessionMeter {
     return media;
   }
 
-  /** Adds counted seconds at `now`; resolves to the seconds counted over the window. */
+  trail(credential: string): AddressTrail {
+    let trail = this.#trails.get(credential);
+    if (!trail) {
+      trail = { address: null, previousAddress: null, addressAt: 0 };
+      this.#trails.set(credential, trail);
+      if (this.#trails.size > MAX_CREDENTIALS) this.#trails.delete(this.#trails.keys().next().value as string);
+    }
+    return trail;
+  }
+
+  /** Adds served seconds at `now`; resolves to the seconds served over the window. */
   count(seconds: number, now: number): number {
     const bucket = Math.floor(now / (this.windowMs / BUCKETS));
     if (bucket !== this.#bucket) {
@@ -98,21 +111,6 @@ export class SessionMeter {
     return sum;
   }
 
-  /** Read-aheads the window has left, of `limit`. */
-  readAheadsLeft(limit: number, now: number): number {
-    const spent = this.#readAheads;
-    while (spent.length > 0 && spent[0].at <= now - this.windowMs) this.#spent -= spent.shift()?.spent ?? 0;
-    return Math.max(0, limit - this.#spent);
-  }
-
-  spendReadAhead(amount: number, now: number): void {
-    this.#spent += amount;
-    const last = this.#readAheads.at(-1);
-    // One entry per moment keeps the list short while a response streams.
-    if (last && last.at === now) last.spent += amount;
-    else this.#readAheads.push({ at: now, spent: amount });
-  }
-
   /** Forgets keys fetched before the window; resolves to the oldest kept key's time. */
   pruneKeys(now: number): number | null {
     let oldest: number | null = null;
@@ -121,17 +119,5 @@ export class SessionMeter {
       else oldest = oldest === null ? at : Math.min(oldest, at);
     }
     return oldest;
-  }
-
-  isThrottled(now: number): boolean {
-    return now < this.throttledUntil;
-  }
-
-  /** How long a piece of `seconds` of audio waits, keeping a throttled session to `speed` times real time. */
-  pace(seconds: number, speed: number, now: number): number {
-    if (!this.isThrottled(now)) return 0;
-    const start = Math.max(this.paceAt, now);
-    this.paceAt = start + (seconds / speed) * 1000;
-    return start - now;
   }
 }
