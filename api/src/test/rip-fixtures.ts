@@ -89,6 +89,19 @@ export async function openStream(
   return { url: `${t.url}${res.body.data.streamUrl}`, cookie: streamProofCookie(res.headers) };
 }
 
+/**
+ * Reads sixteen 3.5 MB ranges of a one-hour file at once, as a ripper going wide does: past the
+ * pool's free read-aheads, sixteen times the allowed speed.
+ */
+export function readWide(url: string, headers: Record<string, string>, timeoutMs = 3000): Promise<ReadResult[]> {
+  const piece = 3_500_000;
+  return Promise.all(
+    Array.from({ length: 16 }, (_, k) =>
+      readBody(url, { ...headers, range: `bytes=${k * piece}-${(k + 1) * piece - 1}` }, { timeoutMs }),
+    ),
+  );
+}
+
 /** A signed seek URL from `startTime` to the end, as the player asks for one at each seek. */
 export async function seekUrl(t: TestApp, fileId: string, session: Session, startTime: number): Promise<string> {
   const res = await t.rest<{ data: { signedUrl: string } }>(

@@ -44,7 +44,11 @@ describe.each(['filesystem', 'database'])('finalize into %s storage and play as 
     const viewer = await c.viewerOf(file.id);
     const [one, two] = res.body.finalizedChapters;
     const url = await c.streamUrl(file.id, two.id, viewer);
-    const playlistRes = await fetch(url);
+    // The playlist proves the session too: its URL alone is refused, and counts for no one.
+    const stranger = await fetch(url);
+    expect(stranger.status).toBe(403);
+    expect(stranger.headers.get('cache-control')).toBe('no-store');
+    const playlistRes = await fetch(url, { headers: withSession(viewer) });
     expect(playlistRes.status).toBe(200);
     expect(playlistRes.headers.get('content-type')).toContain('application/vnd.apple.mpegurl');
     expect(playlistRes.headers.get('cache-control')).toBe('no-store');
@@ -69,7 +73,7 @@ describe.each(['filesystem', 'database'])('finalize into %s storage and play as 
 
     // The other chapter's key is a different key: it does not decrypt this segment.
     const otherUrl = await c.streamUrl(file.id, one.id, viewer);
-    const other = parsePlaylist(await (await fetch(otherUrl)).text(), otherUrl);
+    const other = parsePlaylist(await (await fetch(otherUrl, { headers: withSession(viewer) })).text(), otherUrl);
     const otherKey = Buffer.from(await (await fetch(other.keyUrl, { headers: withSession(viewer) })).arrayBuffer());
     expect(otherKey.equals(key)).toBe(false);
     const wrong = createDecipheriv('aes-128-cbc', otherKey, playlist.iv).setAutoPadding(false);

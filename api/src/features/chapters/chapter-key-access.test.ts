@@ -33,7 +33,7 @@ describe('the key is re-checked at every fetch', () => {
 
   async function keyUrlFor(viewer: Session): Promise<string> {
     const url = await c.streamUrl(file.id, chapterId, viewer);
-    return parsePlaylist(await (await fetch(url)).text(), url).keyUrl;
+    return parsePlaylist(await (await fetch(url, { headers: withSession(viewer) })).text(), url).keyUrl;
   }
 
   /** A refusal as the player sees it: 403 FORBIDDEN with a message saying why, never a 401. */
@@ -94,8 +94,8 @@ describe('the key is re-checked at every fetch', () => {
     await t.rest('POST', '/auth/logout', undefined, viewer);
     await expectForbidden(await fetchKey(), /Session expired or ended/);
     await expectForbidden(await fetchPlaylist(), /Session expired or ended/);
-    // Without credentials the playlist still names a session that has ended.
-    await expectForbidden(await fetch(url), /no longer valid/);
+    // Without credentials the playlist is refused before anything else.
+    await expectForbidden(await fetch(url), /only given to the signed-in session/);
     // Every other route keeps answering a bad credential with 401.
     expect((await t.rest('GET', `/files/${file.id}/chapters`, undefined, viewer)).status).toBe(401);
 

@@ -146,7 +146,9 @@ async function checkGrant(
 function meterKey(ctx: Ctx, facts: ChapterFacts, chapterId: string): void {
   const retryAfterSeconds = ctx.deps.ripMeter.key(listenerFor(ctx, facts), chapterId);
   if (retryAfterSeconds !== null) {
-    throw new AppError('RATE_LIMITED', 'Chapter keys are being fetched too fast. Try again later.', { retryAfterSeconds });
+    throw new AppError('RATE_LIMITED', 'Chapter keys are being fetched too fast. Try again later.', {
+      retryAfterSeconds,
+    });
   }
 }
 

@@ -167,9 +167,9 @@ export class RedisLedgerStore extends MemoryLedgerStore {
 
   #call(account: string, c: LedgerCharge, now: number, throttleUntil: number): Promise<Reply> {
     const { poolMs, leadMs, paceMs } = ledgerRates(this.settings);
-    const script = (this.redis as unknown as Record<typeof CHARGE_COMMAND, (...args: (string | number)[]) => Promise<Reply>>)[
-      CHARGE_COMMAND
-    ];
+    const script = (
+      this.redis as unknown as Record<typeof CHARGE_COMMAND, (...args: (string | number)[]) => Promise<Reply>>
+    )[CHARGE_COMMAND];
     return script.call(
       this.redis,
       this.prefix + account,

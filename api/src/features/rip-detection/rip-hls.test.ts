@@ -55,7 +55,7 @@ async function loadChapter(session: Session, chapterId: string) {
     session,
   );
   const playlistUrl = `${t.url}${grant.body.data.streamUrl}`;
-  const text = await (await fetch(playlistUrl)).text();
+  const text = await (await fetch(playlistUrl, { headers: headersOf(session) })).text();
   const keyUri = /URI="([^"]+)"/.exec(text)?.[1] ?? '';
   const key = await fetch(new URL(keyUri, playlistUrl), { headers: headersOf(session) });
   const segments = text
@@ -102,7 +102,11 @@ describe('rip detection on encrypted chapters', () => {
     const next = await loadChapter(harvester, chapterIds[KEYS + 1]);
     expect(next.key.status).toBe(429);
     expect(Number(next.key.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Its segments, fetched from the address its playlists came from, go out at 1.5x real time.
+    // Its segments go out at 1.5x real time: they count for the session their URL names, fetched
+    // with no credential from anywhere; a URL naming another account is no URL at all.
+    const forged = last.segments[0].replace(/segments\/[0-9a-f-]+\./, `segments/${admin.userId}.`);
+    expect(forged).not.toBe(last.segments[0]);
+    expect((await fetch(forged)).status).toBe(404);
     const started = performance.now();
     for (const segment of [...last.segments, ...next.segments]) expect((await fetch(segment)).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThan(400);

@@ -57,7 +57,8 @@ const WHOLE_FILE_PACE_SHARE = 0.9;
 const MAX_ACCOUNTS = 10_000;
 const IDLE_MS = 10 * 60_000;
 
-const credentialKey = (c: MeteredCredential) => (c.kind === 'session' ? `session:${c.id}:${c.start}` : `apiKey:${c.id}`);
+const credentialKey = (c: MeteredCredential) =>
+  c.kind === 'session' ? `session:${c.id}:${c.start}` : `apiKey:${c.id}`;
 
 /**
  * Rip detection's meter, per account: every session, seek URL, segment, chapter key and API key of

@@ -145,7 +145,7 @@ export async function recordOffence(
     const locks = key === null && repeats.repeatActs;
     const revokes = key !== null && repeats.repeatActs;
     const ctx = { em: tx, deps, meta, caller: null };
-    const { rule, fileId, chapterId, addresses, coverage, elapsedSeconds, keys } = offence;
+    const { rule, fileId, chapterId, addresses, coverage, elapsedSeconds, keys, leadSeconds } = offence;
     const entry = recordAudit(
       ctx,
       {
@@ -160,6 +160,7 @@ export async function recordOffence(
           coverage,
           elapsedSeconds,
           keys,
+          leadSeconds,
           servedSeconds: Math.round(offence.servedSeconds),
           speed: Math.round(offence.speed * 10) / 10,
           windowSeconds: offence.windowSeconds,
