@@ -10,6 +10,7 @@ import { openDatabase } from './db/open.js';
 import { migrate } from './db/orm.js';
 import { uploadChunkPath } from './features/uploads/uploads.routes.js';
 import { startApollo } from './graphql/apollo.js';
+import { requestsWithoutOperation } from './graphql/no-operation.js';
 import { createFormatError } from './graphql/errors.js';
 import { createLoaders } from './graphql/loaders.js';
 import { createSchema } from './graphql/schema.js';
@@ -70,6 +71,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     '/graphql',
     express.json({ limit: '100kb' }),
     requestContext(orm, deps),
+    requestsWithoutOperation(),
     expressMiddleware(apollo, {
       context: async ({ res }) => ({ ...(res.locals.ctx as Ctx), loaders: createLoaders(res.locals.ctx.em) }),
     }),

@@ -5,7 +5,10 @@
  */
 export const errorCodes = {
   UNAUTHENTICATED: { httpStatus: 401, meaning: 'No credential, or a bad, ended or revoked one.' },
-  FORBIDDEN: { httpStatus: 403, meaning: 'Signed in, but not allowed: role, API key scope or grant.' },
+  FORBIDDEN: {
+    httpStatus: 403,
+    meaning: 'Signed in, but not allowed: role or API key scope; or a stream URL that no longer holds.',
+  },
   NOT_FOUND: { httpStatus: 404, meaning: 'No such thing, or not visible to the caller.' },
   BAD_USER_INPUT: { httpStatus: 400, meaning: 'The input is invalid; `field` names it when known.' },
   CONFLICT: { httpStatus: 409, meaning: 'It exists already, or its state forbids the change.' },

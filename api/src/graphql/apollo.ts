@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import type { GraphQLSchema } from 'graphql';
 import type { Disposable } from 'graphql-ws';
@@ -63,6 +64,8 @@ export async function startApollo(parts: {
     // failure, so every shutdown sat out main's 10 s deadline.
     stopOnTerminationSignals: false,
     plugins: [
+      // Its page names Apollo Server and its version; a browser's visit is answered by no-operation.ts.
+      ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ...noStoreResponses(),
       {

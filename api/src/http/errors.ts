@@ -92,13 +92,18 @@ export function internalError(
   return new AppError('INTERNAL', `Internal server error (reference ${String(requestId)})`);
 }
 
+/** A request's failure as a whole in the GraphQL response shape. */
+export function graphqlErrorBody(error: AppError) {
+  return { errors: [{ message: error.message, extensions: { code: error.code } }], data: null };
+}
+
 /** Errors raised before Apollo runs (a bad token, a bad body) in the GraphQL response shape. */
 export function graphqlHttpErrorHandler(logger: Logger) {
   const rest = errorHandler(logger);
   return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
     const known = toAppError(err);
     if (!known || res.headersSent) return rest(err, req, res, next);
-    res.status(known.httpStatus).json({ errors: [{ message: known.message, extensions: { code: known.code } }], data: null });
+    res.status(known.httpStatus).json(graphqlErrorBody(known));
   };
 }
 

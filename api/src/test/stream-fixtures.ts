@@ -87,6 +87,14 @@ export async function setGrant(
   announce(t, (await em.findOneOrFail(FileAccess, { id: grantId })).user.id);
 }
 
+/** Deletes a grant, as if the user had never held one. */
+export async function removeGrant(t: TestApp, grantId: string): Promise<void> {
+  const em = t.app.orm.em.fork();
+  const { user } = await em.findOneOrFail(FileAccess, { id: grantId });
+  await em.nativeDelete(FileAccess, { id: grantId });
+  announce(t, user.id);
+}
+
 export async function setLocked(t: TestApp, userId: string, isLocked: boolean): Promise<void> {
   await t.app.orm.em.fork().nativeUpdate(User, { id: userId }, { isLocked });
   announce(t, userId);

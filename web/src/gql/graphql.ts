@@ -512,7 +512,7 @@ export type ErrorCode =
   | 'CONFLICT'
   /** HTTP 403. Sign-in from a new device must be approved first. */
   | 'DEVICE_APPROVAL_REQUIRED'
-  /** HTTP 403. Signed in, but not allowed: role, API key scope or grant. */
+  /** HTTP 403. Signed in, but not allowed: role or API key scope; or a stream URL that no longer holds. */
   | 'FORBIDDEN'
   /** HTTP 507. The server's disk is full. */
   | 'INSUFFICIENT_STORAGE'
@@ -739,7 +739,7 @@ export type Mutation = {
   createCheckpoint: Checkpoint;
   /** A signed URL for the audio from startTime, for seeking. */
   createSignedUrl: SignedUrlGrant;
-  /** Open a stream session for a file, bound to this user, this device session and the file. */
+  /** Open a stream session for a file, bound to this user, this device session and the file. NOT_FOUND for a file the caller may not see, as for an unknown id. */
   createStreamSession: StreamSessionGrant;
   /** Administrators: create an account with a role. CONFLICT when the email is taken. */
   createUser: User;

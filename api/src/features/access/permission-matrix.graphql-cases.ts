@@ -35,6 +35,31 @@ export const graphqlCases = (w: MatrixWorld): Record<string, Case> => ({
     rule: 'owner',
     run: async (s) => w.gql('mutation ($id: ID!) { deleteCheckpoint(id: $id) }', { id: await w.fresh.checkpoint() }, s),
   },
+  'query drmStatus': {
+    rule: 'visibleFile',
+    run: (s) => w.gql('query ($id: ID!) { drmStatus(fileId: $id) { fileId } }', { id: w.fileId }, s),
+  },
+  'mutation createStreamSession': {
+    rule: 'visibleFile',
+    run: (s) => w.gql('mutation ($id: ID!) { createStreamSession(fileId: $id) { duration } }', { id: w.fileId }, s),
+  },
+  'mutation createSignedUrl': {
+    rule: 'visibleFile',
+    run: (s) =>
+      w.gql(
+        'mutation ($id: ID!) { createSignedUrl(fileId: $id, input: { startTime: 0 }) { expiresAt } }',
+        { id: w.fileId },
+        s,
+      ),
+  },
+  'query chapters': {
+    rule: 'visibleFile',
+    run: (s) => w.gql('query ($id: ID!) { chapters(fileId: $id) { id } }', { id: w.fileId }, s),
+  },
+  'query chapterStatus': {
+    rule: 'visibleFile',
+    run: (s) => w.gql('query ($id: ID!) { chapterStatus(fileId: $id) { pending } }', { id: w.fileId }, s),
+  },
   'query continueListening': {
     rule: 'signedIn',
     run: (s) => w.gql('{ continueListening { id progress { position } } }', {}, s),
@@ -156,4 +181,5 @@ export const fieldExpected: Record<Persona, string> = {
   ...expected.admin,
   noGrant: 'NOT_FOUND',
   expiredGrant: 'NOT_FOUND',
+  revokedGrant: 'NOT_FOUND',
 };

@@ -21,6 +21,26 @@ export const restCases = (w: MatrixWorld): Record<string, Case> => ({
     rule: 'owner',
     run: async (s) => w.rest('DELETE', `/checkpoints/${await w.fresh.checkpoint()}`, undefined, s),
   },
+  'GET /drm/status/:fileId': {
+    rule: 'visibleFile',
+    run: (s) => w.rest('GET', `/drm/status/${w.fileId}`, undefined, s),
+  },
+  'POST /drm/session/:fileId': {
+    rule: 'visibleFile',
+    run: (s) => w.rest('POST', `/drm/session/${w.fileId}`, undefined, s),
+  },
+  'POST /drm/signed-url/:fileId': {
+    rule: 'visibleFile',
+    run: (s) => w.rest('POST', `/drm/signed-url/${w.fileId}`, { startTime: 0 }, s),
+  },
+  'GET /files/:id/chapters': {
+    rule: 'visibleFile',
+    run: (s) => w.rest('GET', `/files/${w.fileId}/chapters`, undefined, s),
+  },
+  'GET /files/:id/chapters/status': {
+    rule: 'visibleFile',
+    run: (s) => w.rest('GET', `/files/${w.fileId}/chapters/status`, undefined, s),
+  },
   'GET /progress': { rule: 'signedIn', run: (s) => w.rest('GET', '/progress', undefined, s) },
   'GET /progress/:fileId': { rule: 'visibleFile', run: (s) => w.rest('GET', `/progress/${w.fileId}`, undefined, s) },
   'PUT /progress/:fileId': {

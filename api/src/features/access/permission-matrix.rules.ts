@@ -6,7 +6,15 @@ import type { Session } from '../../test/factories.js';
  * each rule lets them do, and the operations whose permissions are walked in their own feature's tests.
  */
 
-export const personas = ['anonymous', 'noGrant', 'expiredGrant', 'liveGrant', 'locked', 'admin'] as const;
+export const personas = [
+  'anonymous',
+  'noGrant',
+  'expiredGrant',
+  'revokedGrant',
+  'liveGrant',
+  'locked',
+  'admin',
+] as const;
 export type Persona = (typeof personas)[number];
 export type Rule = 'admin' | 'visibleFile' | 'signedIn' | 'owner' | 'public';
 export type Outcome = { code: string; text: string };
@@ -16,6 +24,7 @@ export const expected: Record<Rule, Record<Persona, string>> = {
     anonymous: 'UNAUTHENTICATED',
     noGrant: 'FORBIDDEN',
     expiredGrant: 'FORBIDDEN',
+    revokedGrant: 'FORBIDDEN',
     liveGrant: 'FORBIDDEN',
     locked: 'UNAUTHENTICATED',
     admin: 'ok',
@@ -24,6 +33,7 @@ export const expected: Record<Rule, Record<Persona, string>> = {
     anonymous: 'UNAUTHENTICATED',
     noGrant: 'NOT_FOUND',
     expiredGrant: 'NOT_FOUND',
+    revokedGrant: 'NOT_FOUND',
     liveGrant: 'ok',
     locked: 'UNAUTHENTICATED',
     admin: 'ok',
@@ -32,6 +42,7 @@ export const expected: Record<Rule, Record<Persona, string>> = {
     anonymous: 'UNAUTHENTICATED',
     noGrant: 'ok',
     expiredGrant: 'ok',
+    revokedGrant: 'ok',
     liveGrant: 'ok',
     locked: 'UNAUTHENTICATED',
     admin: 'ok',
@@ -42,6 +53,7 @@ export const expected: Record<Rule, Record<Persona, string>> = {
     anonymous: 'UNAUTHENTICATED',
     noGrant: 'NOT_FOUND',
     expiredGrant: 'NOT_FOUND',
+    revokedGrant: 'NOT_FOUND',
     liveGrant: 'ok',
     locked: 'UNAUTHENTICATED',
     admin: 'NOT_FOUND',
@@ -51,6 +63,7 @@ export const expected: Record<Rule, Record<Persona, string>> = {
     anonymous: 'ok',
     noGrant: 'ok',
     expiredGrant: 'ok',
+    revokedGrant: 'ok',
     liveGrant: 'ok',
     locked: 'UNAUTHENTICATED',
     admin: 'ok',
@@ -64,6 +77,8 @@ const streaming = 'DRM streaming: src/features/streaming/stream.test.ts';
 const apiKeys = 'API keys: src/features/api-keys/api-keys.test.ts';
 const keyAudio = "an API key's audio (device sessions are refused): src/features/streaming/key-audio.test.ts";
 const ripDetection = 'rip detection: src/features/rip-detection/rip-detection.test.ts';
+/** Playback routes that need a ready chapter, an issued URL or an API key: walked as a file goes out of view. */
+const hidden = 'and once the file is out of view: src/features/access/existence-hiding.test.ts';
 /** Operations of other features, each with the test that walks its permissions. */
 export const coveredElsewhere: Record<string, string> = {
   'query apiKeys': apiKeys,
@@ -101,39 +116,29 @@ export const coveredElsewhere: Record<string, string> = {
   'GET /audio/upload/status/:uploadId': uploads,
   'POST /audio/upload/finalize/:uploadId': uploads,
   'DELETE /audio/upload/cancel/:uploadId': uploads,
-  'query chapters': chapters,
-  'query chapterStatus': chapters,
   'mutation createChapters': chapters,
   'mutation loadSampleChapters': chapters,
   'mutation updateChapter': chapters,
   'mutation deleteChapter': chapters,
   'mutation finalizeChapters': chapters,
-  'mutation chapterStreamUrl': chapters,
+  'mutation chapterStreamUrl': `${chapters}, ${hidden}`,
   'subscription chapterEvents': chapters,
   'subscription ripAlerts': ripDetection,
-  'GET /files/:id/chapters': chapters,
-  'GET /files/:id/chapters/status': chapters,
   'POST /files/:id/chapters': chapters,
   'POST /files/:id/chapters/sample': chapters,
   'POST /files/:id/chapters/finalize': chapters,
   'PUT /files/:id/chapters/:chapterId': chapters,
   'DELETE /files/:id/chapters/:chapterId': chapters,
-  'POST /files/:id/chapters/:chapterId/stream-url': chapters,
-  'GET /chapters/:chapterId/playlist.m3u8': chapters,
-  'GET /chapters/:chapterId/key': chapters,
+  'POST /files/:id/chapters/:chapterId/stream-url': `${chapters}, ${hidden}`,
+  'GET /chapters/:chapterId/playlist.m3u8': `${chapters}, ${hidden}`,
+  'GET /chapters/:chapterId/key': `${chapters}, ${hidden}`,
   'GET /chapters/:chapterId/segments/:token/:segment': chapters,
-  'query drmStatus': streaming,
-  'mutation createStreamSession': streaming,
-  'mutation createSignedUrl': streaming,
-  'GET /drm/status/:fileId': streaming,
-  'POST /drm/session/:fileId': streaming,
-  'GET /drm/stream/:token': streaming,
-  'HEAD /drm/stream/:token': streaming,
-  'POST /drm/signed-url/:fileId': streaming,
-  'GET /drm/signed/:fileId': streaming,
-  'HEAD /drm/signed/:fileId': streaming,
-  'GET /files/:id/audio': keyAudio,
-  'HEAD /files/:id/audio': keyAudio,
+  'GET /drm/stream/:token': `${streaming}, ${hidden}`,
+  'HEAD /drm/stream/:token': `${streaming}, ${hidden}`,
+  'GET /drm/signed/:fileId': `${streaming}, ${hidden}`,
+  'HEAD /drm/signed/:fileId': `${streaming}, ${hidden}`,
+  'GET /files/:id/audio': `${keyAudio}, ${hidden}`,
+  'HEAD /files/:id/audio': `${keyAudio}, ${hidden}`,
 };
 
 export interface Case {
@@ -145,7 +150,10 @@ export interface Case {
 
 /** What the cases need from the running test app; filled in before the first case runs. */
 export interface MatrixWorld {
-  /** A private file with a cover: live grant for liveGrant and locked, an expired one for expiredGrant. */
+  /**
+   * A private file with a cover: live grant for liveGrant and locked, an expired one for
+   * expiredGrant, a revoked one (canView false) for revokedGrant.
+   */
   fileId: string;
   liveUserId: string;
   rest(method: string, path: string, body: unknown, s: Session | null): Promise<Outcome>;

@@ -41,12 +41,13 @@ beforeAll(async () => {
   await addCover(t, file.id, CoverStorage.file);
   sessions.anonymous = null;
   sessions.admin = await createAdminSession(t);
-  for (const persona of ['noGrant', 'expiredGrant', 'liveGrant', 'locked'] as const) {
+  for (const persona of ['noGrant', 'expiredGrant', 'revokedGrant', 'liveGrant', 'locked'] as const) {
     const user = await createUser(t, { name: persona });
     sessions[persona] = await signIn(t, user.email);
   }
   world.liveUserId = sessions.liveGrant!.userId;
   await grantFile(t, sessions.expiredGrant!.userId, [file.id], { expiresAt: new Date(Date.now() - 60_000) });
+  await grantFile(t, sessions.revokedGrant!.userId, [file.id], { canView: false });
   await grantFile(t, world.liveUserId, [file.id]);
   await grantFile(t, sessions.locked!.userId, [file.id]);
   await t.app.orm.em.fork().nativeUpdate(User, { id: sessions.locked!.userId }, { isLocked: true });

@@ -16,6 +16,12 @@ export interface Presenter {
 }
 
 /**
+ * How a route answers for a file that is missing or not visible to the session: as for an unknown
+ * id of that route, so it reveals nothing. A message, for NOT_FOUND; or the route's own refusal.
+ */
+export type Missing = string | (() => AppError);
+
+/**
  * Re-checks, at the moment of a byte request, what a stream credential was issued for: the device
  * session still holds it (sessionRefusal: active, unlocked, issued in this session, `sessionStart`),
  * the file exists and is still visible (grant live); then brings the session's last activity up to
@@ -25,7 +31,7 @@ export async function allowStream(
   ctx: Ctx,
   facts: AccessFacts,
   sessionStart: number | null,
-  missing = 'Audio file not found',
+  missing: Missing = 'Audio file not found',
 ): Promise<FileFacts> {
   const refusal = streamRefusal(facts, sessionStart, missing);
   if (refusal) throw refusal;
@@ -40,13 +46,13 @@ export async function allowStream(
 export function streamRefusal(
   facts: AccessFacts,
   sessionStart: number | null,
-  missing = 'Audio file not found',
+  missing: Missing = 'Audio file not found',
 ): AppError | null {
   const { session, user, file, grant } = facts;
   if (sessionRefusal(session, user, sessionStart)) return streamRefused();
-  if (!file) return new AppError('NOT_FOUND', missing);
-  if (!mayViewFile(user, file, grant)) {
-    return new AppError('FORBIDDEN', 'Access denied. You do not have permission to access this file.');
+  // A file the session may not see (no live grant) is answered as a missing one.
+  if (!file || !mayViewFile(user, file, grant)) {
+    return typeof missing === 'string' ? new AppError('NOT_FOUND', missing) : missing();
   }
   return null;
 }

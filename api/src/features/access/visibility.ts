@@ -52,23 +52,11 @@ export async function canViewFile(em: EntityManager, caller: Caller, file: Audio
 
 /**
  * Loads a file the caller may see. A file that exists but is not visible answers NOT_FOUND, as an
- * unknown id, so ids of other people's files reveal nothing; only `revealExistence` answers
- * FORBIDDEN, for the one call whose 403 text the spec names (opening a stream session).
+ * unknown id, so ids of other people's files reveal nothing.
  */
-export async function findVisibleFile(
-  em: EntityManager,
-  caller: Caller,
-  fileId: string,
-  options: { revealExistence?: boolean } = {},
-): Promise<AudioFile> {
+export async function findVisibleFile(em: EntityManager, caller: Caller, fileId: string): Promise<AudioFile> {
   const file = await em.findOne(AudioFile, { id: fileId });
-  if (!file) throw new AppError('NOT_FOUND', 'Audio file not found');
-  if (!(await canViewFile(em, caller, file))) {
-    if (options.revealExistence) {
-      throw new AppError('FORBIDDEN', 'Access denied. You do not have permission to access this file.');
-    }
-    throw new AppError('NOT_FOUND', 'Audio file not found');
-  }
+  if (!file || !(await canViewFile(em, caller, file))) throw new AppError('NOT_FOUND', 'Audio file not found');
   return file;
 }
 

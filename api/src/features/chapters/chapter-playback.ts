@@ -178,7 +178,7 @@ export async function chapterPlaylist(
 
 /**
  * The AES-128 key: only to the signed-in session the URL was issued to (Authorization and
- * X-Device-ID), and only while it may still see the file; anything else is 403.
+ * X-Device-ID), else 403; and only while it may still see the file, else 404 as an unknown chapter.
  */
 export async function chapterKey(
   ctx: Ctx,

@@ -73,7 +73,7 @@ const streamBytes = (method: 'get' | 'head'): RouteContract => ({
   tag: 'streaming',
   summary: method === 'get' ? 'The audio of a stream session' : 'Check that a stream session is still valid',
   description:
-    'For the media element, which cannot send headers: the token in the path is the credential, re-checked at every request (grant, lock, session). Honours Range.',
+    'For the media element, which cannot send headers: the token in the path is the credential, re-checked at every request (grant, lock, session). Once the file is out of view (grant revoked or expired, file deleted) it answers as an unknown token (403): open a new session, which answers 404. Honours Range.',
   caller: 'url',
   params: streamToken,
   headers: rangeHeaders,
@@ -87,7 +87,8 @@ const signedBytes = (method: 'get' | 'head'): RouteContract => ({
   path: '/drm/signed/:fileId',
   tag: 'streaming',
   summary: method === 'get' ? 'The audio behind a signed seek URL' : 'Check a signed seek URL',
-  description: 'From the start time the URL was signed for; the signature and the session behind it are re-checked.',
+  description:
+    'From the start time the URL was signed for; the signature and the session behind it are re-checked. A file no longer visible answers 404, as an unknown one.',
   caller: 'url',
   params: fileId,
   query: signedQuery,
@@ -129,7 +130,8 @@ export const streamContract = routes([
     path: '/drm/session/:fileId',
     tag: 'streaming',
     summary: 'Open a stream session',
-    description: 'Bound to your device session: it ends with it, and with your access to the file.',
+    description:
+      'Bound to your device session: it ends with it, and with your access to the file. A file you may not see answers 404, as an unknown id.',
     caller: 'signedIn',
     params: fileId,
     answers: {

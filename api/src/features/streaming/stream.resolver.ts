@@ -14,7 +14,8 @@ export class StreamResolver {
   }
 
   @Mutation(() => StreamSessionGrant, {
-    description: 'Open a stream session for a file, bound to this user, this device session and the file.',
+    description:
+      'Open a stream session for a file, bound to this user, this device session and the file. NOT_FOUND for a file the caller may not see, as for an unknown id.',
   })
   createStreamSession(
     @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,

@@ -86,7 +86,7 @@ export function hashStreamToken(token: string): string {
 /** Opens a short-lived stream session bound to the caller, their device session and the file. */
 export async function createStreamSession(ctx: Ctx, fileId: string): Promise<StreamSessionGrant> {
   const caller = requireDeviceCaller(ctx);
-  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'), { revealExistence: true });
+  const file = await findVisibleFile(ctx.em, caller, parseId(fileId, 'fileId'));
   const sessionToken = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ctx.deps.config.streamSessionTtlSeconds * 1000);
   // Expired rows of this device are of no further use; clearing them here keeps the table small.
@@ -130,10 +130,12 @@ export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: s
     const facts = await current();
     await assertSamePresenter(facts);
     assertStreamProof(ctx, presenter, facts.session);
-    await allowStream(ctx, facts, issuedIn(facts));
+    // The token is this route's id: a file gone from view is answered as an unknown token, as a
+    // deleted file's is (its token goes with it), and the player's new session answers 404.
+    await allowStream(ctx, facts, issuedIn(facts), streamRefused);
     const recheck = async () => {
       const now = await current();
-      await allowStream(ctx, now, issuedIn(now));
+      await allowStream(ctx, now, issuedIn(now), streamRefused);
     };
     const bytes = storedBytes(ctx, facts.file);
     const tap = meterFor(ctx, listenerFor(ctx, facts), facts.file, bytes.size);
