@@ -22,6 +22,27 @@ function newClient(): ClusterClient {
 }
 
 describe('sign-in limits across replicas', () => {
+  it('holds 45 sign-ins a minute from one address, spread over both replicas, to the limit of 30', async () => {
+    const account = await createAccount(proxy, admin);
+    const client = newClient();
+    const deviceId = newDeviceId();
+    const answers = [];
+    for (let i = 0; i < 45; i++) answers.push(await client.login(account.email, USER_PASSWORD, deviceId, true));
+
+    const limited = answers.filter((a) => a.status === 429);
+    const seen = {
+      answered: answers.length - limited.length,
+      limited: limited.length,
+      byReplica: countByReplica(answers),
+      limitedByReplica: countByReplica(limited),
+    };
+    expect(Object.keys(seen.byReplica), JSON.stringify(seen)).toHaveLength(2);
+    expect(answers.filter((a) => a.status !== 429).every((a) => a.status === 200)).toBe(true);
+    expect(limited.every((a) => a.body.error?.code === 'RATE_LIMITED')).toBe(true);
+    expect(seen.answered, JSON.stringify(seen)).toBeLessThanOrEqual(30);
+    expect(seen.limited, JSON.stringify(seen)).toBeGreaterThanOrEqual(15);
+  });
+
   it('counts five wrong passwords sent to alternating replicas in full: a new device is then refused, right password or not', async () => {
     const account = await createAccount(proxy, admin);
     const guesser = newClient();
