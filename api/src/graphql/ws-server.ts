@@ -56,13 +56,13 @@ export function serveGraphqlOverWebSocket(parts: {
       context: async (socketCtx): Promise<GqlContext> => {
         const { token, deviceId } = credentials(socketCtx.connectionParams);
         const em = orm.em.fork();
-        const meta = { ...requestMeta(socketCtx.extra.request), deviceId };
+        const meta = { ...requestMeta(socketCtx.extra.request, deps.config.trustProxy), deviceId };
         const caller = await authenticate(em, deps.config, token, deviceId, meta.ip);
         return { em, deps, meta, caller, loaders: createLoaders(em) };
       },
       onConnect: async (socketCtx) => {
         const { token, deviceId } = credentials(socketCtx.connectionParams);
-        const { ip } = requestMeta(socketCtx.extra.request);
+        const { ip } = requestMeta(socketCtx.extra.request, deps.config.trustProxy);
         const { socket } = socketCtx.extra;
         try {
           const caller = await authenticate(orm.em.fork(), deps.config, token, deviceId, ip);
