@@ -51,6 +51,10 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// or rediss:// URL')
     .optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'REDIS_KEY_PREFIX must be 1 to 64 letters, digits, _ . : or -')
+    .default('pal'),
   TRUST_PROXY: trustProxy.optional(),
   ADMIN_EMAIL: z.email('ADMIN_EMAIL must be an email address').default('admin@example.com'),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
@@ -82,6 +86,8 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** What the app's keys in Redis begin with, so deployments (or test files) sharing one stay apart. */
+  redisKeyPrefix: string;
   /** The reverse proxies whose forwarding headers name the client and its scheme; none by default. */
   trustProxy: ProxyTrust;
   adminEmail: string;
@@ -127,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     trustProxy: e.TRUST_PROXY ?? proxyAddr.compile([]),
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,

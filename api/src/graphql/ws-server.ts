@@ -48,9 +48,9 @@ export function serveGraphqlOverWebSocket(parts: {
       onError: (_ctx, _id, _payload, errors) => formatAll(errors),
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: formatAll(result.errors) } : undefined,
-      onSubscribe: (socketCtx) => {
+      onSubscribe: async (socketCtx) => {
         const key = keyOfSocket.get(socketCtx);
-        const refused = key && countApiKeyUse(deps.apiKeyLimiter, key).refused;
+        const refused = key && (await countApiKeyUse(deps.apiKeyLimiter, key)).refused;
         return refused ? [refusal(refused)] : undefined;
       },
       context: async (socketCtx): Promise<GqlContext> => {
@@ -67,7 +67,7 @@ export function serveGraphqlOverWebSocket(parts: {
         try {
           const caller = await authenticate(orm.em.fork(), deps.config, token, deviceId, ip);
           if (caller?.apiKey) {
-            if (countApiKeyUse(deps.apiKeyLimiter, caller.apiKey).refused) {
+            if ((await countApiKeyUse(deps.apiKeyLimiter, caller.apiKey)).refused) {
               socket.close(4429, 'Too many requests');
               return false;
             }

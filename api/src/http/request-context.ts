@@ -57,7 +57,7 @@ export async function authenticateCaller(ctx: Ctx, req: IncomingMessage, res: He
     ctx.meta.deviceId,
     ctx.meta.ip,
   );
-  if (ctx.caller?.apiKey) limitApiKeyRequest(ctx.deps.apiKeyLimiter, ctx.caller.apiKey, res);
+  if (ctx.caller?.apiKey) await limitApiKeyRequest(ctx.deps.apiKeyLimiter, ctx.caller.apiKey, res);
 }
 
 /**
