@@ -10,11 +10,15 @@ import { RipMeter } from './features/rip-detection/rip-meter.js';
 import { progressLimits } from './features/progress/progress.service.js';
 import { hashThread } from './features/uploads/hash-thread.js';
 import { createEventBus, type EventBus } from './event-bus.js';
+import { createRateLimitStore } from './rate-limits.js';
 import type { Logger } from './logger.js';
 
 /** What services share for the app's lifetime, and the event bus behind it (closed on stop). */
 export async function createAppDeps(config: AppConfig, logger: Logger): Promise<{ deps: AppDeps; events: EventBus }> {
-  const bus = await createEventBus(config.redisUrl);
+  const [bus, counters] = await Promise.all([
+    createEventBus(config.redisUrl),
+    createRateLimitStore(config.redisUrl, config.redisKeyPrefix),
+  ]);
   const { caches, pubSub } = accessFactsCaches(bus.pubSub, logger);
   hashThread.onFailure = (err) => logger.error('uploads.hash_thread_failed', { error: String(err) });
   const deps: AppDeps = {
@@ -22,15 +26,20 @@ export async function createAppDeps(config: AppConfig, logger: Logger): Promise<
     pubSub,
     logger,
     accessFacts: caches,
-    ...authLimits(config),
+    ...authLimits(config, counters),
     ...progressLimits(),
-    ...apiKeyLimits(),
+    ...apiKeyLimits(counters),
     ripMeter: new RipMeter(
       config.ripDetection,
-      bus.redis ? new RedisLedgerStore(config.ripDetection, bus.redis) : new MemoryLedgerStore(config.ripDetection),
+      bus.redis
+        ? new RedisLedgerStore(config.ripDetection, bus.redis, `${config.redisKeyPrefix}:rip:`)
+        : new MemoryLedgerStore(config.ripDetection),
     ),
   };
   followAccountUnlocks(bus.pubSub, deps, logger);
   followRipAlerts(bus.pubSub, deps.ripMeter, logger);
-  return { deps, events: { pubSub, redis: bus.redis, close: () => bus.close() } };
+  const close = async () => {
+    await Promise.all([bus.close(), counters.close()]);
+  };
+  return { deps, events: { pubSub, redis: bus.redis, close } };
 }

@@ -18,7 +18,6 @@ import { schemaSdl, schemaSdlPath } from './graphql/schema-sdl.js';
 import { serveGraphqlOverWebSocket } from './graphql/ws-server.js';
 import { bodyTimeouts } from './http/body-timeout.js';
 import { byteRequests } from './http/byte-server.js';
-import { TRUSTED_PROXIES } from './http/client-address.js';
 import { compressAnswers } from './http/compression.js';
 import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
@@ -47,7 +46,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   // No ETag hashed over every JSON answer: none may be stored (noStore), so none is revalidated.
   // Routes that may be cached set their own (covers; static files through serve-static).
   app.set('etag', false);
-  app.set('trust proxy', TRUSTED_PROXIES);
+  app.set('trust proxy', config.trustProxy);
   app.use(securityHeaders());
   app.use(bodyTimeouts(config.bodyIdleTimeoutSeconds * 1000));
   app.use(compressAnswers());

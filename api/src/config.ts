@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { ripDetectionEnv, ripSettings, type RipSettings } from './features/rip-detection/rip-settings.js';
 
@@ -9,6 +11,33 @@ const port = z.coerce
   .int('PORT must be a whole number between 0 and 65535')
   .min(0, 'PORT must be a whole number between 0 and 65535')
   .max(65535, 'PORT must be a whole number between 0 and 65535');
+
+/** Whose X-Forwarded-For and X-Forwarded-Proto are believed, as Express's `trust proxy` takes it. */
+export type ProxyTrust = (address: string, hop: number) => boolean;
+
+const TRUST_PROXY_MESSAGE =
+  'TRUST_PROXY must be loopback, linklocal, uniquelocal or IP addresses and CIDR ranges, comma-separated';
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** A named range, an address or a CIDR range; hop counts and `true` are refused: they trust any client. */
+function isProxyEntry(entry: string): boolean {
+  if (proxyNames.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  return rest.length === 0 && isIP(address) !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits));
+}
+
+const trustProxy = z
+  .string()
+  .transform((value) => value.split(',').map((entry) => entry.trim()))
+  .refine((entries) => entries.every(isProxyEntry), TRUST_PROXY_MESSAGE)
+  .transform((entries, ctx): ProxyTrust => {
+    try {
+      return proxyAddr.compile(entries);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE });
+      return z.NEVER;
+    }
+  });
 
 const envSchema = z.object({
   PORT: port.default(4000),
@@ -22,6 +51,11 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// or rediss:// URL')
     .optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'REDIS_KEY_PREFIX must be 1 to 64 letters, digits, _ . : or -')
+    .default('pal'),
+  TRUST_PROXY: trustProxy.optional(),
   ADMIN_EMAIL: z.email('ADMIN_EMAIL must be an email address').default('admin@example.com'),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
   MAX_DEVICES: z.coerce
@@ -31,7 +65,11 @@ const envSchema = z.object({
     .default(1),
   FFMPEG_PATH: z.string().min(1).optional(),
   SECRET: z.string().min(32, 'SECRET must be at least 32 characters').optional(),
-  STREAM_SESSION_TTL_SECONDS: z.coerce.number().int().min(10).default(4 * 60 * 60),
+  STREAM_SESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(4 * 60 * 60),
   UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(24),
   BODY_IDLE_TIMEOUT_SECONDS: z.coerce
     .number()
@@ -48,6 +86,10 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** What the app's keys in Redis begin with, so deployments (or test files) sharing one stay apart. */
+  redisKeyPrefix: string;
+  /** The reverse proxies whose forwarding headers name the client and its scheme; none by default. */
+  trustProxy: ProxyTrust;
   adminEmail: string;
   adminPassword?: string;
   maxDevices: number;
@@ -60,7 +102,10 @@ export interface AppConfig {
    * this is cut too, but for an administrator's upload, which may take as long as it keeps coming.
    */
   bodyIdleTimeoutSeconds: number;
-  /** Login and registration attempts allowed per client address per minute. */
+  /**
+   * Sign-in attempts allowed per minute per client address and per account (a device proving it
+   * signed in to the account before counts on its own instead); registrations per address.
+   */
   loginRateLimitPerMinute: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Thresholds of rip detection (rip-settings.ts). */
@@ -88,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    trustProxy: e.TRUST_PROXY ?? proxyAddr.compile([]),
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     maxDevices: e.MAX_DEVICES,

@@ -5,17 +5,18 @@ import type { DeviceSession } from './features/auth/device-session.entity.js';
 import type { User } from './features/users/user.entity.js';
 import type { AppPubSub } from './event-bus.js';
 import type { AccessFactsCaches } from './features/access/access-facts-cache.js';
-import type { FailureLocks, RateLimiter } from './features/auth/rate-limiter.js';
+import type { FailureLocks, SignInLimits } from './features/auth/rate-limiter.js';
 import type { RipMeter } from './features/rip-detection/rip-meter.js';
 import type { Logger } from './logger.js';
+import type { RateLimiter } from './rate-limits.js';
 
 /** Everything a service needs that lives as long as the app. */
 export interface AppDeps {
   config: AppConfig;
   pubSub: AppPubSub;
   logger: Logger;
-  /** Login and registration attempts per client address. */
-  loginLimiter: RateLimiter;
+  /** Sign-in attempts per client address and per account (or per known device); registrations per address. */
+  signInLimits: SignInLimits;
   /**
    * Changes of their own email per account: each answer tells whether an address has an account,
    * which sign-in takes care to hide, so a signed-in user may not probe addresses at will.

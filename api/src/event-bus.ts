@@ -53,7 +53,7 @@ export interface RipAlertPayload {
   at: string;
 }
 
-/** An administrator unlocked the account: every replica forgets the locks it keeps in memory for it. */
+/** An administrator unlocked the account: every replica forgets what its rip meter keeps of it. */
 export interface AccountUnlockedPayload {
   userId: string;
 }

@@ -48,26 +48,26 @@ export function serveGraphqlOverWebSocket(parts: {
       onError: (_ctx, _id, _payload, errors) => formatAll(errors),
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: formatAll(result.errors) } : undefined,
-      onSubscribe: (socketCtx) => {
+      onSubscribe: async (socketCtx) => {
         const key = keyOfSocket.get(socketCtx);
-        const refused = key && countApiKeyUse(deps.apiKeyLimiter, key).refused;
+        const refused = key && (await countApiKeyUse(deps.apiKeyLimiter, key)).refused;
         return refused ? [refusal(refused)] : undefined;
       },
       context: async (socketCtx): Promise<GqlContext> => {
         const { token, deviceId } = credentials(socketCtx.connectionParams);
         const em = orm.em.fork();
-        const meta = { ...requestMeta(socketCtx.extra.request), deviceId };
+        const meta = { ...requestMeta(socketCtx.extra.request, deps.config.trustProxy), deviceId };
         const caller = await authenticate(em, deps.config, token, deviceId, meta.ip);
         return { em, deps, meta, caller, loaders: createLoaders(em) };
       },
       onConnect: async (socketCtx) => {
         const { token, deviceId } = credentials(socketCtx.connectionParams);
-        const { ip } = requestMeta(socketCtx.extra.request);
+        const { ip } = requestMeta(socketCtx.extra.request, deps.config.trustProxy);
         const { socket } = socketCtx.extra;
         try {
           const caller = await authenticate(orm.em.fork(), deps.config, token, deviceId, ip);
           if (caller?.apiKey) {
-            if (countApiKeyUse(deps.apiKeyLimiter, caller.apiKey).refused) {
+            if ((await countApiKeyUse(deps.apiKeyLimiter, caller.apiKey)).refused) {
               socket.close(4429, 'Too many requests');
               return false;
             }

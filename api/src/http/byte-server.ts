@@ -66,9 +66,9 @@ export function byteRequests(
     param: string,
     query: string,
   ) {
-    const meta = requestMeta(req);
+    const meta = requestMeta(req, deps.config.trustProxy);
     const exchange = new ByteExchange(req, res, [...answerHeaders, 'X-Request-ID', meta.requestId]);
-    const ctx = lazyContext(orm, deps, meta, cookieJar(req, res));
+    const ctx = lazyContext(orm, deps, meta, cookieJar(req, res, deps.config.trustProxy));
     try {
       const value = decodeParam(param);
       if (value === null) throw new AppError('BAD_USER_INPUT', 'Bad request');

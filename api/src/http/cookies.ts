@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serialize, type CookieSerializeOptions } from 'cookie';
+import type { ProxyTrust } from '../config.js';
 import type { CookieJar, CookieOptions } from '../context.js';
 import { cameOverTls } from './client-address.js';
 
@@ -26,12 +27,16 @@ function parseCookies(header: string | undefined): Map<string, string> {
  * says it under the app's trust proxy setting), so plain-HTTP development still works. Written as
  * Express's res.cookie writes them, on Express's requests and on the byte routes' plain ones alike.
  */
-export function cookieJar(req: IncomingMessage, res: Pick<ServerResponse, 'appendHeader'>): CookieJar {
+export function cookieJar(
+  req: IncomingMessage,
+  res: Pick<ServerResponse, 'appendHeader'>,
+  trust: ProxyTrust,
+): CookieJar {
   let parsed: Map<string, string> | null = null;
   const write = (name: string, value: string, options: CookieSerializeOptions) =>
     res.appendHeader(
       'Set-Cookie',
-      serialize(name, value, { httpOnly: true, sameSite: 'strict', secure: cameOverTls(req), ...options }),
+      serialize(name, value, { httpOnly: true, sameSite: 'strict', secure: cameOverTls(req, trust), ...options }),
     );
   return {
     get(name) {

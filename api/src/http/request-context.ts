@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
+import type { ProxyTrust } from '../config.js';
 import type { AppDeps, CookieJar, Ctx, RequestMeta } from '../context.js';
 import { limitApiKeyRequest, type HeaderTarget } from '../features/api-keys/api-key-rate-limit.js';
 import { isApiKeyToken } from '../features/api-keys/api-key-auth.js';
@@ -20,11 +21,11 @@ function headerValue(value: string | string[] | undefined): string | null {
   return v && v.length > 0 ? v : null;
 }
 
-export function requestMeta(req: IncomingMessage): RequestMeta {
+export function requestMeta(req: IncomingMessage, trust: ProxyTrust): RequestMeta {
   const deviceId = headerValue(req.headers['x-device-id']);
   return {
     requestId: randomUUID(),
-    ip: clientIp(req),
+    ip: clientIp(req, trust),
     userAgent: headerValue(req.headers['user-agent'])?.slice(0, 512) ?? null,
     deviceId: deviceId && deviceId.length <= 128 ? deviceId : null,
   };
@@ -36,9 +37,9 @@ export function requestContext(orm: MikroORM, deps: AppDeps) {
     // An upload chunk's own context (uploadChunkContext) came first: its route authenticates.
     if (res.locals.ctx) return next();
     const em = orm.em.fork();
-    const meta = requestMeta(req);
+    const meta = requestMeta(req, deps.config.trustProxy);
     res.setHeader('X-Request-ID', meta.requestId);
-    res.locals.ctx = { em, deps, meta, caller: null, cookies: cookieJar(req, res) };
+    res.locals.ctx = { em, deps, meta, caller: null, cookies: cookieJar(req, res, deps.config.trustProxy) };
     await authenticateCaller(res.locals.ctx, req, res);
     next();
   };
@@ -56,7 +57,7 @@ export async function authenticateCaller(ctx: Ctx, req: IncomingMessage, res: He
     ctx.meta.deviceId,
     ctx.meta.ip,
   );
-  if (ctx.caller?.apiKey) limitApiKeyRequest(ctx.deps.apiKeyLimiter, ctx.caller.apiKey, res);
+  if (ctx.caller?.apiKey) await limitApiKeyRequest(ctx.deps.apiKeyLimiter, ctx.caller.apiKey, res);
 }
 
 /**
@@ -84,9 +85,9 @@ export function lazyContext(orm: MikroORM, deps: AppDeps, meta: RequestMeta, coo
  */
 export function uploadChunkContext(orm: MikroORM, deps: AppDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const meta = requestMeta(req);
+    const meta = requestMeta(req, deps.config.trustProxy);
     res.setHeader('X-Request-ID', meta.requestId);
-    res.locals.ctx = lazyContext(orm, deps, meta, cookieJar(req, res));
+    res.locals.ctx = lazyContext(orm, deps, meta, cookieJar(req, res, deps.config.trustProxy));
     // An API key is authenticated here all the same, so its scopes and rate limit are checked
     // before the route, as on every other route.
     if (isApiKeyToken(bearerToken(req.headers.authorization))) await authenticateCaller(res.locals.ctx, req, res);

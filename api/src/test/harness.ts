@@ -82,6 +82,8 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp 
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+    // Counters of their own when test files share a Redis (two instances meant to share pass one).
+    REDIS_KEY_PREFIX: `pal-test-${randomUUID()}`,
     SECRET: 'test-secret-test-secret-test-secret-0123456789',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
     ...options.env,

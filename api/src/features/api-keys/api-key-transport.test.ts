@@ -15,7 +15,8 @@ let admin: Session;
 let fileId: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // Behind a proxy on this machine, whose X-Forwarded-For names the client (a key's last address).
+  t = await startTestApp({ env: { TRUST_PROXY: 'loopback' } });
   admin = await createAdminSession(t);
   fileId = (await createAudioFile(t)).id;
 });

@@ -16,7 +16,7 @@ export { hashPassword } from './password-hash.js';
 
 export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<LoginResult> {
   const input = parseInput(registerSchema, rawInput);
-  if (!ctx.deps.loginLimiter.hit(ctx.meta.ip ?? 'unknown')) {
+  if (!(await ctx.deps.signInLimits.allowsRegistration(ctx.meta.ip))) {
     throw new AppError('RATE_LIMITED', 'Too many attempts. Please try again later.');
   }
   const em = ctx.em;
@@ -71,7 +71,7 @@ export async function updateMyDetails(ctx: Ctx, rawInput: UpdateDetailsInput): P
   const { user } = requireCaller(ctx);
   const input = parseInput(updateDetailsSchema, rawInput);
   if (input.email !== user.email) {
-    if (!ctx.deps.emailChangeLimiter.hit(user.id)) {
+    if (!(await ctx.deps.emailChangeLimiter.hit(user.id))) {
       throw new AppError('RATE_LIMITED', 'Too many email changes. Please try again later.');
     }
     if (await ctx.em.count(User, { email: input.email, id: { $ne: user.id } })) {

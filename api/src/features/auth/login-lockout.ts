@@ -2,20 +2,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { User } from '../users/user.entity.js';
-import { isKnownDevice } from './known-device.js';
-import { lockAfter, type FailureLocks } from './rate-limiter.js';
+import { lockAfter } from './rate-limiter.js';
 
 /**
  * Whose run of wrong passwords a sign-in attempt counts in, and which lock it obeys (OWASP's
  * device-cookie lockout): a device that proves it has signed in to the account before
- * (known-device.ts) has a run and lock of its own, in memory; every other device shares the
+ * (known-device.ts) has a run and lock of its own (knownDeviceLocks); every other device shares the
  * account's run (users.failed_login_count, lock_until). So a guesser, who cannot make the proof,
  * locks only the unknown devices and never the account's owner on their own device. Emails with
  * no account are counted and locked as an account's unknown devices are (phantomLocks).
  */
 export interface LoginLockout {
   /** Throws RATE_LIMITED while this attempt's run is locked. */
-  assertOpen(): void;
+  assertOpen(): Promise<void>;
   /** Counts a wrong password; resolves true when this one locked the run. */
   fail(): Promise<boolean>;
   /**
@@ -23,7 +22,7 @@ export interface LoginLockout {
    * this one locked the run meanwhile, else ends the run and resolves to the wrong passwords the
    * account saw since its last sign-in (shown to the user as a warning).
    */
-  succeed(locked: User): number;
+  succeed(locked: User): Promise<number>;
 }
 
 export function temporarilyLocked(lockUntil: Date): AppError {
@@ -56,38 +55,41 @@ async function countAccountFailure(em: EntityManager, userId: string): Promise<b
   return true;
 }
 
-/** The key of an account's known device in knownDeviceLocks. */
-const knownDeviceKey = (userId: string, deviceId: string) => `${userId}\n${deviceId}`;
-
-/** Ends every run and lock of the account's known devices (an administrator unlocked the account). */
-export function forgetKnownDeviceLocks(locks: FailureLocks, userId: string): void {
-  locks.clearWhere((key) => key.startsWith(knownDeviceKey(userId, '')));
-}
-
-export function loginLockout(ctx: Ctx, found: User | null, email: string, deviceId: string): LoginLockout {
+/**
+ * The lockout of a sign-in attempt at `email` from `deviceId`; `knownDevice` says whether the
+ * attempt proves the device signed in to the account `found` before (isKnownDevice).
+ */
+export async function loginLockout(
+  ctx: Ctx,
+  found: User | null,
+  email: string,
+  deviceId: string,
+  knownDevice: boolean,
+): Promise<LoginLockout> {
   const { phantomLocks, knownDeviceLocks } = ctx.deps;
   if (!found) {
+    const run = await phantomLocks.run(email);
     return {
-      assertOpen: () => {
-        const until = phantomLocks.lockedUntil(email);
+      assertOpen: async () => {
+        const until = await run.lockedUntil();
         if (until) throw temporarilyLocked(until);
       },
-      fail: () => Promise.resolve(phantomLocks.fail(email)),
-      succeed: () => 0,
+      fail: () => run.fail(),
+      succeed: async () => 0,
     };
   }
   const endAccountRun = (locked: User) => Object.assign(locked, { failedLoginCount: 0, lockUntil: null });
-  if (isKnownDevice(ctx, found.id, deviceId)) {
-    const key = knownDeviceKey(found.id, deviceId);
+  if (knownDevice) {
+    const run = await knownDeviceLocks.run(found.id, deviceId);
     return {
-      assertOpen: () => {
-        const until = knownDeviceLocks.lockedUntil(key);
+      assertOpen: async () => {
+        const until = await run.lockedUntil();
         if (until) throw temporarilyLocked(until);
       },
-      fail: () => Promise.resolve(knownDeviceLocks.fail(key)),
-      succeed: (locked) => {
-        const prior = locked.failedLoginCount + knownDeviceLocks.failures(key);
-        knownDeviceLocks.clear(key);
+      fail: () => run.fail(),
+      succeed: async (locked) => {
+        const prior = locked.failedLoginCount + (await run.failures());
+        await run.clear();
         // A lock the guessers earned stays on them until it runs out.
         if (!isFuture(locked.lockUntil)) endAccountRun(locked);
         return prior;
@@ -95,11 +97,11 @@ export function loginLockout(ctx: Ctx, found: User | null, email: string, device
     };
   }
   return {
-    assertOpen: () => {
+    assertOpen: async () => {
       if (isFuture(found.lockUntil)) throw temporarilyLocked(found.lockUntil);
     },
     fail: () => countAccountFailure(ctx.em, found.id),
-    succeed: (locked) => {
+    succeed: async (locked) => {
       if (isFuture(locked.lockUntil)) throw temporarilyLocked(locked.lockUntil);
       const prior = locked.failedLoginCount;
       endAccountRun(locked);

@@ -9,6 +9,7 @@ import { DeviceWarningKind } from './auth.types.js';
 import { loginSchema, type LoginInput } from './auth.schemas.js';
 import { DeviceSession } from './device-session.entity.js';
 import { describeDevice, endSessions, openSession } from './device-sessions.js';
+import { isKnownDevice } from './known-device.js';
 import { loginLockout } from './login-lockout.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { publishSecurityEvent, securityMessages } from './security-events.js';
@@ -69,15 +70,20 @@ async function checkPassword(user: User | null, password: string): Promise<boole
 
 export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult> {
   const input = parseInput(loginSchema, rawInput);
-  if (!ctx.deps.loginLimiter.hit(ctx.meta.ip ?? 'unknown')) {
-    throw new AppError('RATE_LIMITED', 'Too many login attempts. Please try again later.');
-  }
+  const { deviceId } = input.deviceData;
   const em = ctx.em;
   const found = await em.findOne(User, { email: input.email }, { populate: ['passwordHash'] });
-  const auditCtx = { ...ctx, meta: { ...ctx.meta, deviceId: input.deviceData.deviceId } };
+  // Looked up before the limits: a device proving it signed in to the account before counts on its own.
+  const knownDevice = found !== null && isKnownDevice(ctx, found.id, deviceId);
+  const limits = ctx.deps.signInLimits;
+  const own = knownDevice ? { userId: found.id, deviceId } : null;
+  if (!(await limits.allowsSignIn(ctx.meta.ip, input.email, own))) {
+    throw new AppError('RATE_LIMITED', 'Too many login attempts. Please try again later.');
+  }
+  const auditCtx = { ...ctx, meta: { ...ctx.meta, deviceId } };
 
-  const lockout = loginLockout(ctx, found, input.email, input.deviceData.deviceId);
-  lockout.assertOpen();
+  const lockout = await loginLockout(ctx, found, input.email, deviceId, knownDevice);
+  await lockout.assertOpen();
   if (!(await checkPassword(found, input.password))) {
     if ((await lockout.fail()) && found) recordAudit(auditCtx, { action: 'login.temporary_lock', user: found });
     recordAudit(auditCtx, { action: 'login.failed', user: found ?? null, email: input.email });
@@ -94,7 +100,7 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
   const outcome = await em.transactional(async (tx) => {
     const locked = await tx.findOneOrFail(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     // Guesses running beside this one may have locked sign-in while the password was checked.
-    const priorFailures = lockout.succeed(locked);
+    const priorFailures = await lockout.succeed(locked);
     if (rehashed) locked.passwordHash = rehashed;
     if (locked.isLocked) {
       recordAudit(auditCtx, { action: 'login.rejected_locked', user: locked }, tx);

@@ -1,4 +1,6 @@
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AppConfig } from '../../config.js';
+import { RateLimiter, type RateLimitStore } from '../../rate-limits.js';
 
 /** Wrong passwords in a row that lock sign-in for an account (or an email without one) a while. */
 export const MAX_FAILED_LOGINS = 5;
@@ -17,111 +19,111 @@ export function lockAfter(failures: number): number | null {
 }
 /** Own email changes allowed per account per hour. */
 const EMAIL_CHANGES_PER_HOUR = 5;
+/**
+ * A run of wrong passwords is forgotten this long after its first (a success ends it sooner): past
+ * the end of the first 16-hour lock however slowly the guesses come (the 35th, which earns it,
+ * comes 15.75 hours in at the slowest).
+ */
+const RUN_SECONDS = 48 * 3600;
 
-/** The sign-in and profile limits an app keeps in its process's memory (AppDeps). */
-export function authLimits(config: Pick<AppConfig, 'loginRateLimitPerMinute'>) {
+/** The sign-in and profile limits an app keeps in its store (AppDeps): in Redis when REDIS_URL is set. */
+export function authLimits(config: Pick<AppConfig, 'loginRateLimitPerMinute'>, store: RateLimitStore) {
   return {
-    loginLimiter: new RateLimiter(config.loginRateLimitPerMinute, 60_000),
-    emailChangeLimiter: new RateLimiter(EMAIL_CHANGES_PER_HOUR, 3600_000),
-    phantomLocks: new FailureLocks(),
-    knownDeviceLocks: new FailureLocks(),
+    signInLimits: new SignInLimits(store, config.loginRateLimitPerMinute),
+    emailChangeLimiter: new RateLimiter(store.counter('email-change', EMAIL_CHANGES_PER_HOUR, 3600)),
+    phantomLocks: new FailureLocks(store, 'phantom'),
+    knownDeviceLocks: new FailureLocks(store, 'known-device'),
   };
 }
 
-/** Where a key stands in its window, for RateLimit-* headers. */
-export interface RateLimitState {
-  allowed: boolean;
-  remaining: number;
-  /** Seconds until the window starts anew. */
-  resetSeconds: number;
+/**
+ * Sign-in attempts per minute: per client address and per account (the email signed in to), so
+ * neither many accounts from one address nor one account from many addresses can be guessed at
+ * speed. A device that proves it signed in to the account before (known-device.ts) is held to its
+ * own count instead, so others' attempts from its address or at its account do not shut it out.
+ * Registrations count against the address.
+ */
+export class SignInLimits {
+  private readonly byAddress: RateLimiter;
+  private readonly byAccount: RateLimiter;
+  private readonly byKnownDevice: RateLimiter;
+
+  constructor(store: RateLimitStore, perMinute: number) {
+    this.byAddress = new RateLimiter(store.counter('sign-in-address', perMinute, 60));
+    this.byAccount = new RateLimiter(store.counter('sign-in-account', perMinute, 60));
+    this.byKnownDevice = new RateLimiter(store.counter('sign-in-known-device', perMinute, 60));
+  }
+
+  /** Counts a sign-in attempt; false when it is over a limit. */
+  async allowsSignIn(ip: string | null, email: string, knownDevice: { userId: string; deviceId: string } | null) {
+    if (knownDevice) return this.byKnownDevice.hit(`${knownDevice.userId}\n${knownDevice.deviceId}`);
+    // An address over its limit does not use up the account's.
+    return (await this.byAddress.hit(ip ?? 'unknown')) && (await this.byAccount.hit(email));
+  }
+
+  /** Counts a registration attempt; false when its address is over the limit. */
+  allowsRegistration(ip: string | null): Promise<boolean> {
+    return this.byAddress.hit(ip ?? 'unknown');
+  }
+}
+
+/** One key's run of wrong passwords since its last success, and the lock it has earned. */
+export interface FailureRun {
+  /** When sign-in is locked until, if it is now. */
+  lockedUntil(): Promise<Date | null>;
+  /** Counts a wrong password; resolves true when this one locked. */
+  fail(): Promise<boolean>;
+  /** Wrong passwords in the run, or 0. */
+  failures(): Promise<number>;
+  /** A success ends the run. */
+  clear(): Promise<void>;
 }
 
 /**
- * A fixed-window counter per key, in process memory; enough to blunt password guessing per IP.
- * Every key has the limit given at construction, unless a hit names its own (each API key's).
+ * Runs of wrong passwords and the locks they earn (lockAfter), kept in the store per key, for what
+ * has no row to count in: emails without an account (counted and locked exactly as an account is,
+ * so the answers to a run of guesses do not tell whether an email has an account) and an account's
+ * known devices (each its own run). Keys belong to a scope (an account), whose runs can be
+ * forgotten together: the scope's generation, counted in the store, is part of every key, so
+ * raising it leaves the old runs behind, unread, until they expire.
  */
-export class RateLimiter {
-  private readonly hits = new Map<string, { count: number; resetAt: number }>();
+export class FailureLocks {
+  private readonly runs: RateLimiterAbstract;
+  private readonly locks: RateLimiterAbstract;
+  private readonly generations: RateLimiterAbstract;
 
-  constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-  ) {}
-
-  /** Counts a hit; false when the key is over its limit for the current window. */
-  hit(key: string, now = Date.now()): boolean {
-    return this.count(key, this.limit, now).allowed;
+  constructor(store: RateLimitStore, name: string) {
+    this.runs = store.counter(`${name}-runs`, 1, RUN_SECONDS);
+    this.locks = store.counter(`${name}-locks`, 1, RUN_SECONDS);
+    this.generations = store.counter(`${name}-generations`, 1, 0);
   }
 
-  /** Counts a hit against `limit`, and tells where the key's window stands. */
-  count(key: string, limit = this.limit, now = Date.now()): RateLimitState {
-    let entry = this.hits.get(key);
-    if (!entry || entry.resetAt <= now) {
-      if (this.hits.size > 50_000) this.sweep(now);
-      entry = { count: 0, resetAt: now + this.windowMs };
-      this.hits.set(key, entry);
-    }
-    entry.count += 1;
+  /** The run of `id` within `scope`. */
+  async run(scope: string, id = ''): Promise<FailureRun> {
+    const generation = (await this.generations.get(scope))?.consumedPoints ?? 0;
+    const key = `${scope}\n${generation}\n${id}`;
     return {
-      allowed: entry.count <= limit,
-      remaining: Math.max(0, limit - entry.count),
-      resetSeconds: Math.ceil((entry.resetAt - now) / 1000),
+      lockedUntil: async () => {
+        const lock = await this.locks.get(key);
+        return lock && lock.msBeforeNext > 0 ? new Date(Date.now() + lock.msBeforeNext) : null;
+      },
+      fail: async () => {
+        const lockMs = lockAfter((await this.runs.penalty(key)).consumedPoints);
+        if (lockMs === null) return false;
+        // Only where it lengthens the lock: a parallel burst's shorter one, written last, must not cut it short.
+        const running = await this.locks.get(key);
+        if (!running || running.msBeforeNext < lockMs) await this.locks.block(key, lockMs / 1000);
+        return true;
+      },
+      failures: async () => (await this.runs.get(key))?.consumedPoints ?? 0,
+      clear: async () => {
+        await Promise.all([this.runs.delete(key), this.locks.delete(key)]);
+      },
     };
   }
 
-  private sweep(now: number): void {
-    for (const [key, entry] of this.hits) if (entry.resetAt <= now) this.hits.delete(key);
-  }
-}
-
-/**
- * Runs of wrong passwords and the locks they earn (lockAfter), kept in memory per key, for what has
- * no row to count in: emails without an account (counted and locked exactly as an account is, so
- * the answers to a run of guesses do not tell whether an email has an account) and an account's
- * known devices (each its own run). Per process, like RateLimiter.
- */
-export class FailureLocks {
-  private readonly entries = new Map<string, { failures: number; lockUntil: number }>();
-
-  /** When sign-in for `key` is locked until, if it is now. */
-  lockedUntil(key: string, now = Date.now()): Date | null {
-    const until = this.entries.get(key)?.lockUntil ?? 0;
-    return until > now ? new Date(until) : null;
-  }
-
-  /** Counts a wrong password; resolves true when this one locked. */
-  fail(key: string, now = Date.now()): boolean {
-    const entry = this.entries.get(key) ?? { failures: 0, lockUntil: 0 };
-    this.entries.delete(key);
-    entry.failures += 1;
-    const lockMs = lockAfter(entry.failures);
-    if (lockMs !== null) entry.lockUntil = now + lockMs;
-    this.entries.set(key, entry);
-    if (this.entries.size > 50_000) this.trim(now);
-    return lockMs !== null;
-  }
-
-  /** Wrong passwords since the last success, or 0. */
-  failures(key: string): number {
-    return this.entries.get(key)?.failures ?? 0;
-  }
-
-  /** A success ends the run. */
-  clear(key: string): void {
-    this.entries.delete(key);
-  }
-
-  /** Ends the runs (and locks) of every key that matches. */
-  clearWhere(matches: (key: string) => boolean): void {
-    for (const key of this.entries.keys()) if (matches(key)) this.entries.delete(key);
-  }
-
-  /** Drops unlocked entries, then, if still too many, the least recently failed. */
-  private trim(now: number): void {
-    for (const [key, entry] of this.entries) if (entry.lockUntil <= now) this.entries.delete(key);
-    for (const key of this.entries.keys()) {
-      if (this.entries.size <= 40_000) break;
-      this.entries.delete(key);
-    }
+  /** Ends every run and lock within the scope (an administrator unlocked the account). */
+  async forget(scope: string): Promise<void> {
+    await this.generations.penalty(scope);
   }
 }

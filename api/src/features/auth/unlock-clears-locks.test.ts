@@ -34,7 +34,7 @@ async function lockedKnownDevice() {
 }
 
 describe("an administrator's unlock", () => {
-  it("lifts a known device's sign-in lock (kept in memory), not only the account's", async () => {
+  it("lifts a known device's sign-in lock, not only the account's", async () => {
     const { user, device, cookie } = await lockedKnownDevice();
     const unlock = await t.rest('PATCH', `/admin/users/${user.id}/unlock`, undefined, admin);
     expect(unlock.status).toBe(200);

@@ -1,9 +1,10 @@
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
+import { RateLimiter } from '../../rate-limits.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile, visibleFilesCondition } from '../access/visibility.js';
 import { requireCaller, requireDeviceCaller } from '../auth/auth.policy.js';
-import { RateLimiter } from '../auth/rate-limiter.js';
 import { FILE_COLUMNS, toFileSummary, type FileRow, type FileSummary } from '../files/files.service.js';
 import { inProgressLimitSchema, saveProgressSchema } from './progress.schemas.js';
 import type { ListeningProgress } from './progress.types.js';
@@ -15,7 +16,9 @@ export const PROGRESS_WRITES_PER_SECOND = 4;
 
 /** The progress limit an app keeps in its process's memory (AppDeps). */
 export function progressLimits() {
-  return { progressLimiter: new RateLimiter(PROGRESS_WRITES_PER_SECOND, 1000) };
+  return {
+    progressLimiter: new RateLimiter(new RateLimiterMemory({ points: PROGRESS_WRITES_PER_SECOND, duration: 1 })),
+  };
 }
 
 export interface ProgressRow {
@@ -43,7 +46,7 @@ export async function saveProgress(ctx: Ctx, fileId: string, rawInput: unknown):
   const caller = requireDeviceCaller(ctx);
   const id = parseId(fileId, 'fileId');
   const input = parseInput(saveProgressSchema, rawInput);
-  if (!ctx.deps.progressLimiter.hit(caller.session.id)) {
+  if (!(await ctx.deps.progressLimiter.hit(caller.session.id))) {
     throw new AppError(
       'RATE_LIMITED',
       `Too many progress updates: at most ${PROGRESS_WRITES_PER_SECOND} a second per device. Try again shortly.`,

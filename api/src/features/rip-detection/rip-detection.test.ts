@@ -21,7 +21,8 @@ let t: TestApp;
 let admin: Session;
 let book: AudioFile;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Behind a proxy on this machine, whose X-Forwarded-For names the client (the two-address rule).
+  t = await startTestApp({ env: { TRUST_PROXY: 'loopback' } });
   admin = await createAdminSession(t);
   book = await createSizedAudioFile(t, SIZE, 3600);
   await t.rest(

@@ -14,7 +14,8 @@ let t: TestApp;
 let admin: Session;
 let file: AudioFile;
 beforeAll(async () => {
-  t = await startTestApp({ env: { RIP_THROTTLE_MINUTES: '0.008', RIP_LOCK_OFFENCES: '3' } });
+  // Behind a proxy on this machine, whose X-Forwarded-For names the client (the two-address rule).
+  t = await startTestApp({ env: { RIP_THROTTLE_MINUTES: '0.008', RIP_LOCK_OFFENCES: '3', TRUST_PROXY: 'loopback' } });
   admin = await createAdminSession(t);
   file = await createSizedAudioFile(t, 1_000_000, 600);
 });

@@ -46,7 +46,7 @@ export async function terminateUserSession(ctx: Ctx, userId: string, sessionId: 
   return true;
 }
 
-/** Lifts the policy lock and the temporary locks: the account's and those of its known devices (in memory). */
+/** Lifts the policy lock and the temporary locks: the account's and those of its known devices. */
 export async function unlockUser(ctx: Ctx, userId: string): Promise<User> {
   requireAdmin(ctx);
   const user = await findUser(ctx, userId);
@@ -55,6 +55,6 @@ export async function unlockUser(ctx: Ctx, userId: string): Promise<User> {
   user.failedLoginCount = 0;
   recordAudit(ctx, { action: 'account.unlocked', user });
   await ctx.em.flush();
-  forgetAccountLocks(ctx.deps, user.id);
+  await forgetAccountLocks(ctx.deps, user.id);
   return user;
 }

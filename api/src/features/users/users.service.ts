@@ -138,7 +138,7 @@ export async function updateUser(ctx: Ctx, userId: string, rawInput: unknown): P
     await flushUnique(tx);
     return { user, signedOut, demoted, unlocked };
   });
-  if (unlocked) forgetAccountLocks(ctx.deps, user.id);
+  if (unlocked) await forgetAccountLocks(ctx.deps, user.id);
   if (signedOut?.sessionIds.length) {
     publishSecurityEvent(ctx.deps.pubSub, user.id, 'FORCED_LOGOUT', signedOut);
   }
