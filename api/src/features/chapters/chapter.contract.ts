@@ -153,7 +153,8 @@ export const chapterContract = routes([
     path: '/chapters/:chapterId/playlist.m3u8',
     tag: 'chapters',
     summary: 'The AES-128 HLS playlist of a chapter',
-    description: 'The signed URL is the credential, re-checked at every fetch; its key URL carries the same grant.',
+    description:
+      'Only to the signed-in device session the URL was issued to (Authorization and X-Device-ID), re-checked at every fetch; its key URL carries the same grant, and its segment URLs name the session.',
     caller: 'url',
     params: chapterId,
     query: grantQuery,
@@ -180,10 +181,11 @@ export const chapterContract = routes([
     path: '/chapters/:chapterId/segments/:token/:segment',
     tag: 'chapters',
     summary: 'One encrypted segment',
-    description: 'Immutable and useless without the key: any cache may keep it. Its URL comes from the playlist.',
+    description:
+      'Immutable and useless without the key: any cache may keep it. Its URL comes from the playlist and names the session it was listed for, whose account rip detection counts it for.',
     caller: 'url',
     params: chapterId.extend({
-      token: z.string().meta({ description: 'The segment folder token of the playlist.' }),
+      token: z.string().meta({ description: 'The segment folder token of the playlist, signed for its session.' }),
       segment: z.string().meta({ description: 'The segment index and .ts, e.g. 0.ts.' }),
     }),
     answers: {

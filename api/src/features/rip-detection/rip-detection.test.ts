@@ -89,7 +89,7 @@ describe('rip detection', () => {
       return found.length > 0 ? found : undefined;
     });
     expect(entry.details).toMatchObject({ rule: 'rate', windowSeconds: 60, accountLocked: false });
-    expect(entry.details?.leadSeconds).toBeGreaterThan(240);
+    expect(entry.details?.leadSeconds).toBeGreaterThanOrEqual(240);
     expect(entry.ipAddress).toBe('127.0.0.1');
 
     const dashboard = await t.gql<{ dashboardStats: { ripAlerts: { email: string; rule: string }[] } }>(

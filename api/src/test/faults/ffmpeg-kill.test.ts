@@ -8,6 +8,7 @@ import { ffmpegPath } from '../../features/media/ffmpeg.js';
 import { createAdminSession, type Session } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { createStoredAudioFile, removeTones } from '../stream-fixtures.js';
+import { withSession } from '../chapter-client.js';
 
 /**
  * ffmpeg is killed (SIGKILL) in the middle of encoding one chapter of a finalize. FFMPEG_PATH
@@ -83,7 +84,12 @@ describe('ffmpeg killed during finalize', () => {
     expect(res.body.data.errors[0].message).toMatch(/ffmpeg failed \(signal SIGKILL\)/);
 
     // What the admin screen shows: two ready, one failed with its reason.
-    const list = await t.rest<{ data: { id: string; status: string }[] }>('GET', `/files/${file.id}/chapters`, undefined, admin);
+    const list = await t.rest<{ data: { id: string; status: string }[] }>(
+      'GET',
+      `/files/${file.id}/chapters`,
+      undefined,
+      admin,
+    );
     expect(Object.fromEntries(list.body.data.map((c) => [c.id, c.status]))).toEqual(
       Object.fromEntries(created.body.data.map((c) => [c.id, c.id === killed.id ? 'failed' : 'ready'])),
     );
@@ -97,7 +103,7 @@ describe('ffmpeg killed during finalize', () => {
         admin,
       );
       expect(url.status, JSON.stringify(url.body)).toBe(200);
-      const playlist = await fetch(`${t.url}${url.body.data.streamUrl}`);
+      const playlist = await fetch(`${t.url}${url.body.data.streamUrl}`, { headers: withSession(admin) });
       expect(playlist.status).toBe(200);
       expect(await playlist.text()).toMatch(/#EXT-X-KEY:METHOD=AES-128[\s\S]*\.ts/);
     }
