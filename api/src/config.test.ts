@@ -26,3 +26,16 @@ describe('TRUST_PROXY', () => {
     },
   );
 });
+
+describe('KEEP_ALIVE_TIMEOUT_SECONDS', () => {
+  it('keeps idle connections longer than a balancer does (60 s) by default', () => {
+    expect(load({}).keepAliveTimeoutSeconds).toBe(65);
+    expect(load({ KEEP_ALIVE_TIMEOUT_SECONDS: '620' }).keepAliveTimeoutSeconds).toBe(620);
+  });
+
+  it.each(['0', '-5', 'soon', '86401'])('refuses %j with one line naming it', (value) => {
+    expect(() => load({ KEEP_ALIVE_TIMEOUT_SECONDS: value })).toThrow(
+      'Invalid KEEP_ALIVE_TIMEOUT_SECONDS: KEEP_ALIVE_TIMEOUT_SECONDS must be a number of seconds from 1 to 86400',
+    );
+  });
+});
