@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import proxyAddr from 'proxy-addr';
@@ -163,11 +163,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
 }
 
-/** A signing secret generated on first start and kept in DATA_DIR, readable by the owner only. */
+/**
+ * A signing secret generated on first start and kept in DATA_DIR, readable by the owner only.
+ * Replicas starting at once on a shared DATA_DIR must all end with the same one: each writes a
+ * whole candidate of its own, the first to link its candidate as secret.key wins (a link never
+ * replaces a file), and every one reads the winner's.
+ */
 function persistedSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret.key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  if (!existsSync(file)) {
+    const candidate = `${file}.${randomBytes(8).toString('hex')}`;
+    writeFileSync(candidate, randomBytes(48).toString('base64url'), { mode: 0o600 });
+    try {
+      linkSync(candidate, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      rmSync(candidate, { force: true });
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
 }
