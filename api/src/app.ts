@@ -35,7 +35,8 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   const logger = options.logger ?? createLogger(config.logLevel);
   // The database opens (the embedded one copies its template and starts on other threads) while
   // the schema is built here.
-  const opening = openDatabase(config, logger).then(async (db) => (await migrate(db.orm), db));
+  const shared = config.databaseUrl !== undefined;
+  const opening = openDatabase(config, logger).then(async (db) => (await migrate(db.orm, { shared }), db));
   opening.catch(() => undefined); // awaited below, after the schema
   const { deps, events } = await createAppDeps(config, logger);
   const schema = await createSchema(deps.pubSub);
