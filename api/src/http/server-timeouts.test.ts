@@ -78,8 +78,15 @@ describe('server timeouts, on the defaults', () => {
 });
 
 describe('KEEP_ALIVE_TIMEOUT_SECONDS', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { KEEP_ALIVE_TIMEOUT_SECONDS: '1' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
   it('closes a connection idle for longer', async () => {
-    const t = await startTestApp({ env: { KEEP_ALIVE_TIMEOUT_SECONDS: '1' } });
     const connection = await openConnection(t.url);
     try {
       expect(t.app.server.headersTimeout).toBe(2000);
@@ -89,7 +96,6 @@ describe('KEEP_ALIVE_TIMEOUT_SECONDS', () => {
       expect(connection.isClosed()).toBe(true);
     } finally {
       connection.close();
-      await t.close();
     }
   });
 });
