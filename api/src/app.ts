@@ -24,6 +24,7 @@ import { jsonBody } from './http/json-body.js';
 import { requestContext, uploadChunkContext } from './http/request-context.js';
 import { restRoutes } from './http/rest-routes.js';
 import { noStore, securityHeaders } from './http/security-headers.js';
+import { serverTimeouts } from './http/server-timeouts.js';
 import { webApp } from './http/web-app.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -34,7 +35,8 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   const logger = options.logger ?? createLogger(config.logLevel);
   // The database opens (the embedded one copies its template and starts on other threads) while
   // the schema is built here.
-  const opening = openDatabase(config, logger).then(async (db) => (await migrate(db.orm), db));
+  const shared = config.databaseUrl !== undefined;
+  const opening = openDatabase(config, logger).then(async (db) => (await migrate(db.orm, { shared }), db));
   opening.catch(() => undefined); // awaited below, after the schema
   const { deps, events } = await createAppDeps(config, logger);
   const schema = await createSchema(deps.pubSub);
@@ -50,11 +52,9 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.use(securityHeaders());
   app.use(bodyTimeouts(config.bodyIdleTimeoutSeconds * 1000));
   app.use(compressAnswers());
-  // Node's limit on a whole request (5 minutes) would cut a direct upload of a large file on a slow
-  // link; bodyTimeouts keeps it for every body but an administrator's upload.
   // The player's byte requests are answered ahead of Express (byte-server.ts); all else goes to it.
   const bytes = byteRequests(orm, deps, logger);
-  const server = createServer({ requestTimeout: 0 }, (req, res) => {
+  const server = createServer(serverTimeouts(config.keepAliveTimeoutSeconds), (req, res) => {
     if (!bytes(req, res)) app(req, res);
   });
 

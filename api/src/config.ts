@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import proxyAddr from 'proxy-addr';
@@ -39,6 +39,8 @@ const trustProxy = z
     }
   });
 
+const KEEP_ALIVE_MESSAGE = 'KEEP_ALIVE_TIMEOUT_SECONDS must be a number of seconds from 1 to 86400';
+
 const envSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -75,6 +77,11 @@ const envSchema = z.object({
     .number()
     .positive('BODY_IDLE_TIMEOUT_SECONDS must be a number of seconds above 0')
     .default(60),
+  KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce
+    .number({ error: KEEP_ALIVE_MESSAGE })
+    .min(1, KEEP_ALIVE_MESSAGE)
+    .max(86_400, KEEP_ALIVE_MESSAGE)
+    .default(65),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ...ripDetectionEnv,
@@ -102,6 +109,12 @@ export interface AppConfig {
    * this is cut too, but for an administrator's upload, which may take as long as it keeps coming.
    */
   bodyIdleTimeoutSeconds: number;
+  /**
+   * How long an idle kept-alive connection stays open between requests: longer than the idle
+   * timeout of the balancer in front (nginx's and cloud balancers' 60 s), so the server never
+   * closes a connection the balancer is about to reuse.
+   */
+  keepAliveTimeoutSeconds: number;
   /**
    * Sign-in attempts allowed per minute per client address and per account (a device proving it
    * signed in to the account before counts on its own instead); registrations per address.
@@ -143,17 +156,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     streamSessionTtlSeconds: e.STREAM_SESSION_TTL_SECONDS,
     uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
     bodyIdleTimeoutSeconds: e.BODY_IDLE_TIMEOUT_SECONDS,
+    keepAliveTimeoutSeconds: e.KEEP_ALIVE_TIMEOUT_SECONDS,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     ripDetection: ripSettings(e),
   };
 }
 
-/** A signing secret generated on first start and kept in DATA_DIR, readable by the owner only. */
+/**
+ * A signing secret generated on first start and kept in DATA_DIR, readable by the owner only.
+ * Replicas starting at once on a shared DATA_DIR must all end with the same one: each writes a
+ * whole candidate of its own, the first to link its candidate as secret.key wins (a link never
+ * replaces a file), and every one reads the winner's.
+ */
 function persistedSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret.key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  if (!existsSync(file)) {
+    const candidate = `${file}.${randomBytes(8).toString('hex')}`;
+    writeFileSync(candidate, randomBytes(48).toString('base64url'), { mode: 0o600 });
+    try {
+      linkSync(candidate, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      rmSync(candidate, { force: true });
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,9 +40,10 @@ let dropDatabase: (() => Promise<void>) | undefined;
 const started: Started[] = [];
 
 /**
- * Two replicas of the built server (`node api/dist/main.js`) on one fresh PostgreSQL database,
- * the machine's Redis, one DATA_DIR and one SECRET, behind nginx round-robin: the deployment
- * README "Running on PostgreSQL and Redis" describes, once for the whole tier.
+ * Two replicas of the built server (`node api/dist/main.js`) started at once on one fresh
+ * PostgreSQL database, the machine's Redis and one DATA_DIR (with the secret the first generates
+ * there), behind nginx running the deployment's own config (deploy/nginx.conf): what
+ * `docker compose up --scale app=2` starts (README "Running several replicas"), once for the tier.
  */
 export async function setup(project: TestProject): Promise<void> {
   await assertClusterPrerequisites({ root, postgresUrl, redisUrl, nginxPath });
@@ -77,16 +77,15 @@ async function startCluster(): Promise<ClusterInfo> {
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
-    SECRET: randomBytes(36).toString('base64url'),
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     // nginx reaches the replicas over loopback: X-Forwarded-For is believed from there only.
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: 'warn',
   };
-  // One after the other: the first applies the migrations and creates the administrator.
-  const replicaUrls: string[] = [];
-  for (const name of ['a', 'b']) replicaUrls.push(await startReplica(name, env));
+  // At once, on a new database and an empty DATA_DIR: one generates the secret, applies the
+  // migrations and creates the administrator, and the other uses what it made.
+  const replicaUrls = await Promise.all(['a', 'b'].map((name) => startReplica(name, env)));
 
   const port = await freePort();
   const replicaPorts = replicaUrls.map((url) => Number(new URL(url).port));

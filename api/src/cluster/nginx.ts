@@ -1,17 +1,41 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startProcess, type Started } from './processes.js';
 
 /** The header nginx adds to every answer: which replica (host:port) served it. */
 export const UPSTREAM_HEADER = 'x-upstream';
 
+/** The nginx configuration the deployment runs (docker-compose.yml), which the tier runs too. */
+export const deployConfigPath = fileURLToPath(new URL('../../../deploy/nginx.conf', import.meta.url));
+
+/** Replaces the one line `pattern` matches; a config without it (or with more) is a mistake to report. */
+function replaceLine(text: string, pattern: RegExp, make: (indent: string) => string): string {
+  const found = [...text.matchAll(new RegExp(pattern.source, 'gm'))];
+  if (found.length !== 1) {
+    throw new Error(`deploy/nginx.conf must have exactly one line matching ${pattern} (found ${found.length})`);
+  }
+  return text.replace(new RegExp(pattern.source, 'm'), (_line, indent: string) => make(indent));
+}
+
 /**
- * nginx in front of the replicas, as an operator would put it: round-robin over both, WebSocket
- * upgrades for graphql-ws, the client's address in X-Forwarded-For, and the byte routes unbuffered
- * (a buffering proxy would read audio at full speed for any client, blinding rip detection).
- * Everything it writes stays in `dir`.
+ * deploy/nginx.conf with the tier's replicas in place of the compose service (`app:4000`, found
+ * through Docker's DNS) and a loopback port in place of port 80: the proxying itself (round-robin,
+ * WebSocket upgrades, forwarded headers, unbuffered audio, body limits, timeouts) is the deployment's.
  */
-export function nginxConfig(dir: string, port: number, replicaPorts: number[]): string {
+export function renderDeployConfig(text: string, port: number, replicaPorts: number[]): string {
+  const listening = replaceLine(text, /^([ \t]*)listen 80;$/, (indent) => `${indent}listen 127.0.0.1:${port};`);
+  return replaceLine(listening, /^([ \t]*)server app:4000 resolve;$/, (indent) =>
+    replicaPorts.map((replicaPort) => `${indent}server 127.0.0.1:${replicaPort};`).join('\n'),
+  );
+}
+
+/**
+ * The tier's nginx.conf: what the nginx image's own file sets around the deployment's config,
+ * with everything nginx writes kept in `dir`, and the X-Upstream header the tests read (inherited
+ * by the deployment's server, which adds no header of its own).
+ */
+export function nginxConfig(dir: string, deployConfig: string): string {
   return `daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -25,44 +49,8 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  # The app enforces its own body limits (uploads up to 2 GB).
-  client_max_body_size 0;
-
-  map $http_upgrade $connection_upgrade {
-    default upgrade;
-    '' '';
-  }
-
-  upstream replicas {
-${replicaPorts.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
-    keepalive 16;
-  }
-
-  server {
-    listen 127.0.0.1:${port};
-    proxy_http_version 1.1;
-    proxy_set_header Host $http_host;
-    # nginx is the edge here: the address it saw replaces whatever the client claimed.
-    proxy_set_header X-Forwarded-For $remote_addr;
-    proxy_set_header X-Forwarded-Proto $scheme;
-    proxy_set_header Upgrade $http_upgrade;
-    proxy_set_header Connection $connection_upgrade;
-    # Subscriptions stay open; graphql-ws has its own keep-alive.
-    proxy_read_timeout 1h;
-    add_header X-Upstream $upstream_addr always;
-
-    location / {
-      proxy_pass http://replicas;
-    }
-    location /api/v1/drm/ {
-      proxy_pass http://replicas;
-      proxy_buffering off;
-    }
-    location ~ ^/api/v1/files/[^/]+/audio$ {
-      proxy_pass http://replicas;
-      proxy_buffering off;
-    }
-  }
+  add_header X-Upstream $upstream_addr always;
+  include ${deployConfig};
 }
 `;
 }
@@ -80,8 +68,10 @@ export function startNginx(
   logFile: string,
 ): Started {
   chmodSync(dir, 0o755);
+  const deployConfig = path.join(dir, 'deploy-nginx.conf');
+  writeFileSync(deployConfig, renderDeployConfig(readFileSync(deployConfigPath, 'utf8'), port, replicaPorts));
   const conf = path.join(dir, 'nginx.conf');
-  writeFileSync(conf, nginxConfig(dir, port, replicaPorts));
+  writeFileSync(conf, nginxConfig(dir, deployConfig));
   return startProcess('nginx', nginxPath, ['-p', dir, '-c', conf, '-e', path.join(dir, 'error.log')], {
     cwd: dir,
     env: { PATH: process.env.PATH },

@@ -88,8 +88,28 @@ async function isCurrent(orm: MikroORM): Promise<boolean> {
   }
 }
 
-/** Applies committed migrations; never `schema:update`. */
-export async function migrate(orm: MikroORM): Promise<void> {
+/**
+ * Keys of the PostgreSQL advisory locks (per database) that replicas starting at once on a new
+ * database take in turn, so that one of them migrates and one creates the first administrator.
+ */
+export const startupLocks = { migrations: 7_061_401, firstAdmin: 7_061_402 } as const;
+
+/**
+ * Applies committed migrations; never `schema:update`. On a database other replicas may start on
+ * at once (`shared`), under the migrations lock: the first migrates, the others find it done. The
+ * lock is held by a transaction of its own while the migrator uses other connections, which the
+ * embedded database, with its one connection, does not have (nor needs: it has one process).
+ */
+export async function migrate(orm: MikroORM, options: { shared?: boolean } = {}): Promise<void> {
   if (await isCurrent(orm)) return;
-  await (await migratorOf(orm)).up();
+  const migrator = await migratorOf(orm);
+  if (!options.shared) {
+    await migrator.up();
+    return;
+  }
+  const connection = orm.em.getConnection();
+  await connection.transactional(async (trx) => {
+    await connection.execute('select pg_advisory_xact_lock(?)', [startupLocks.migrations], 'run', trx);
+    await migrator.up();
+  });
 }

@@ -14,8 +14,8 @@ export function hasRequestBody(req: Request): boolean {
 
 /**
  * Limits on the time a request body takes, in place of Node's own (a whole request within 5
- * minutes, server.requestTimeout, turned off in app.ts), which would cut an administrator's upload
- * of a large file over a slow link however steadily its bytes flowed:
+ * minutes, server.requestTimeout, turned off in server-timeouts.ts), which would cut an
+ * administrator's upload of a large file over a slow link however steadily its bytes flowed:
  * - a body that sends nothing for `idleMs` is cut, whoever sends it;
  * - a body still incomplete after five times that is cut too, unless its route lifted the deadline
  *   with liftBodyDeadline (uploads, once the caller is known to be an administrator), so no one

@@ -13,7 +13,7 @@ import { streamToFile } from './stream-to-file.js';
 import { FILE_TOO_LARGE, MAX_FILE_SIZE, NO_FILE } from './uploads.schemas.js';
 
 /** Room for the form's text fields and multipart framing on top of the two files. */
-const FORM_SLACK = 1024 * 1024;
+export const FORM_SLACK = 1024 * 1024;
 
 /**
  * POST /files: the audio part is streamed to DATA_DIR/tmp as it arrives, then checked by content
