@@ -11,8 +11,8 @@ import { FileAccess } from './file-access.entity.js';
 /**
  * THE visibility rule, in one place: administrators see every file; a user sees a file when it is
  * public or when they hold a grant with canView that has not expired. Lists, details, covers,
- * counts, searches, streams and keys all go through here. For lists and counts: a condition on the
- * audio_files table.
+ * counts, searches, streams and keys all go through here. For a statement that starts from other
+ * rows (one file, the caller's progress): a condition on the audio_files table.
  */
 export function visibleFilesCondition(caller: Caller, now = new Date()): SqlCondition {
   if (isAdmin(caller.user)) return allOf([]);
@@ -21,6 +21,26 @@ export function visibleFilesCondition(caller: Caller, now = new Date()): SqlCond
   return {
     sql: `audio_files.is_public or audio_files.id in (
       select fa.file_id from file_access fa where fa.user_id = ? and ${live.sql})`,
+    params: [caller.user.id, ...live.params],
+  };
+}
+
+/**
+ * The same rule for a library page and its count: the files the caller sees, as a FROM item named
+ * audio_files. A user's starts from their live grants (file_access by user_id, then each file by
+ * id) and adds the public files (by the is_public index), so a page costs what those rows number,
+ * whatever the size of the library: `is_public or id in (grants)` read every file, 11 ms for 7
+ * grants at 10,000 files. The two parts are disjoint (a grant counts only on a file that is not
+ * public) and a user holds one grant per file at most, so UNION ALL needs no DISTINCT.
+ */
+export function visibleFilesSource(caller: Caller, now = new Date()): SqlCondition {
+  if (isAdmin(caller.user)) return { sql: 'audio_files', params: [] };
+  const live = liveGrantCondition('fa', now);
+  return {
+    sql: `(select audio_files.* from file_access fa join audio_files on audio_files.id = fa.file_id
+        where fa.user_id = ? and ${live.sql} and not audio_files.is_public
+      union all
+      select audio_files.* from audio_files where audio_files.is_public) as audio_files`,
     params: [caller.user.id, ...live.params],
   };
 }
