@@ -172,8 +172,8 @@ function decodeCursor(ordering: Ordering, cursor: string): CursorValues {
 
 /** What a list reads: its tables, the columns of a row, which rows, in which order. */
 export interface ListQuery {
-  /** The FROM clause (tables and joins), with its parameters when it has any. */
-  from: string | SqlCondition;
+  /** The FROM clause (tables and joins). */
+  from: string;
   columns: string;
   where: SqlCondition;
   ordering: Ordering;
@@ -186,25 +186,21 @@ export interface Connection<T> {
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
-const fromOf = ({ from }: ListQuery): SqlCondition => (typeof from === 'string' ? { sql: from, params: [] } : from);
-
 async function countRows(em: EntityManager, query: ListQuery): Promise<number> {
-  const from = fromOf(query);
   const [{ total }] = await em.execute<{ total: number }[]>(
-    `select count(*)::int as total from ${from.sql} where ${query.where.sql}`,
-    [...from.params, ...query.where.params],
+    `select count(*)::int as total from ${query.from} where ${query.where.sql}`,
+    query.where.params,
   );
   return total;
 }
 
 /** Rows of the list in its order, `page` of them (every row without one): one statement. */
 export async function findRows<Row>(em: EntityManager, query: ListQuery, page: Page | null = null): Promise<Row[]> {
-  const from = fromOf(query);
   const order = orderBySql(query.ordering);
   return em.execute<Row[]>(
-    `select ${query.columns} from ${from.sql} where ${query.where.sql} order by ${order.sql}` +
+    `select ${query.columns} from ${query.from} where ${query.where.sql} order by ${order.sql}` +
       (page ? ' limit ? offset ?' : ''),
-    [...from.params, ...query.where.params, ...order.params, ...(page ? [page.limit, page.offset] : [])],
+    [...query.where.params, ...order.params, ...(page ? [page.limit, page.offset] : [])],
   );
 }
 
@@ -231,13 +227,12 @@ export async function findConnection<Row>(
   const { first, after } = parseInput(connectionSchema, { first: input.first ?? undefined, after: input.after });
   const { ordering } = query;
   const where = after ? allOf([query.where, keysetAfter(ordering, decodeCursor(ordering, after))]) : query.where;
-  const from = fromOf(query);
   const order = orderBySql(ordering);
   const keyColumns = ordering.keys.map((key, i) => `${valueSql(key)} as cursor_key_${i}`).join(', ');
   const [rows, totalCount] = await Promise.all([
     em.execute<(Row & Record<string, string | null>)[]>(
-      `select ${query.columns}, ${keyColumns} from ${from.sql} where ${where.sql} order by ${order.sql} limit ?`,
-      [...ordering.keys.flatMap((k) => k.params ?? []), ...from.params, ...where.params, ...order.params, first + 1],
+      `select ${query.columns}, ${keyColumns} from ${query.from} where ${where.sql} order by ${order.sql} limit ?`,
+      [...ordering.keys.flatMap((k) => k.params ?? []), ...where.params, ...order.params, first + 1],
     ),
     countRows(em, query),
   ]);

@@ -26,21 +26,21 @@ export function visibleFilesCondition(caller: Caller, now = new Date()): SqlCond
 }
 
 /**
- * The same rule for a library page and its count: the files the caller sees, as a FROM item named
- * audio_files. A user's starts from their live grants (file_access by user_id, then each file by
- * id) and adds the public files (by the is_public index), so a page costs what those rows number,
- * whatever the size of the library: `is_public or id in (grants)` read every file, 11 ms for 7
- * grants at 10,000 files. The two parts are disjoint (a grant counts only on a file that is not
- * public) and a user holds one grant per file at most, so UNION ALL needs no DISTINCT.
+ * The same rule for a library page and its count, as a condition on audio_files: the file is one
+ * of the caller's live grants or of the public files. The planner runs it from those rows (the
+ * grants by file_access's (user_id, file_id) index, the public files by the is_public index, then
+ * each file by its key), so a page costs what the caller's files number, whatever the size of the
+ * library: `is_public or id in (grants)` read every file (PostgreSQL, 100,000 files: page and
+ * count 87 ms for 7 grants, now 1.7 ms; 27 ms for 2,000 grants, now 21 ms).
  */
-export function visibleFilesSource(caller: Caller, now = new Date()): SqlCondition {
-  if (isAdmin(caller.user)) return { sql: 'audio_files', params: [] };
+export function libraryFilesCondition(caller: Caller, now = new Date()): SqlCondition {
+  if (isAdmin(caller.user)) return allOf([]);
   const live = liveGrantCondition('fa', now);
   return {
-    sql: `(select audio_files.* from file_access fa join audio_files on audio_files.id = fa.file_id
-        where fa.user_id = ? and ${live.sql} and not audio_files.is_public
+    sql: `audio_files.id in (
+      select fa.file_id from file_access fa where fa.user_id = ? and ${live.sql}
       union all
-      select audio_files.* from audio_files where audio_files.is_public) as audio_files`,
+      select public_file.id from audio_files public_file where public_file.is_public)`,
     params: [caller.user.id, ...live.params],
   };
 }

@@ -11,7 +11,7 @@ import {
   type Page,
 } from '../../paging.js';
 import { parseId } from '../../validation.js';
-import { findVisibleFile, visibleFilesSource } from '../access/visibility.js';
+import { findVisibleFile, libraryFilesCondition } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
 import type { AudioFile } from './audio-file.entity.js';
 import { THUMBNAIL_MIME, type CoverSize } from './cover-thumbnail.js';
@@ -85,16 +85,9 @@ export function toFileSummary(row: FileRow): FileSummary {
   };
 }
 
-/**
- * A list of files: FileSummary columns of the rows matching `where`, newest first unless told
- * otherwise, from every file unless told which (a FROM item named audio_files).
- */
-export function fileList(
-  where: SqlCondition,
-  ordering: Ordering = NEWEST_FILES,
-  from: ListQuery['from'] = 'audio_files',
-): ListQuery {
-  return { from, columns: FILE_COLUMNS, where, ordering };
+/** A list of files: FileSummary columns of the rows matching `where`, newest first unless told otherwise. */
+export function fileList(where: SqlCondition, ordering: Ordering = NEWEST_FILES): ListQuery {
+  return { from: 'audio_files', columns: FILE_COLUMNS, where, ordering };
 }
 
 /** One offset page of a file list: two statements, whatever the number of rows. */
@@ -123,8 +116,9 @@ export interface LibraryArgs extends FileListArgs {
 function libraryQuery(ctx: Ctx, args: LibraryArgs): ListQuery {
   const caller = requireCaller(ctx);
   const search = parseSearch(args.search);
-  const where = search ? containsAny(['title', 'description'], search) : allOf([]);
-  return fileList(where, libraryOrder(caller, args.sort), visibleFilesSource(caller));
+  const where = [libraryFilesCondition(caller)];
+  if (search) where.push(containsAny(['title', 'description'], search));
+  return fileList(allOf(where), libraryOrder(caller, args.sort));
 }
 
 export async function listLibrary(ctx: Ctx, args: LibraryArgs & Partial<Page> = {}): Promise<FilePage> {

@@ -1,10 +1,9 @@
 import { containsPattern } from './search-term.js';
 
 /**
- * A piece of a statement (a WHERE condition, a FROM item): SQL with `?` placeholders and their
- * values, in order. List reads are written in SQL because they run on every page view: a MikroORM
- * `find` of a page of files cost 1.5-2.5 ms of CPU in query building and hydration, the same
- * statement sent as SQL about 0.15 ms.
+ * A piece of a WHERE clause: SQL with `?` placeholders and their values, in order. List reads are
+ * written in SQL because they run on every page view: a MikroORM `find` of a page of files cost
+ * 1.5-2.5 ms of CPU in query building and hydration, the same statement sent as SQL about 0.15 ms.
  */
 export interface SqlCondition {
   sql: string;
