@@ -6,10 +6,10 @@
 // caller's grants (OLD_* below, as of 8a5e11d), on the same connection, alternating, in one run.
 // Run with `npm run bench:library` (builds the API first). Contract (bench/README.md): `--json
 // <file>` writes the figures. Knobs: BENCH_LIBRARY_SIZES (default 10,10000,100000),
-// BENCH_LIBRARY_RUNS (default 30), BENCH_DATABASE_URL or DATABASE_URL (a temporary database on that
+// BENCH_LIBRARY_RUNS (default 50), BENCH_DATABASE_URL or DATABASE_URL (a temporary database on that
 // server; default the embedded PGlite, as `npm start`).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Kind, parse, print, visit } from 'graphql';
@@ -29,7 +29,7 @@ const { FILE_COLUMNS } = await import(dist('features/files/files.service.js'));
 const args = process.argv.slice(2);
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
 const SIZES = (process.env.BENCH_LIBRARY_SIZES ?? '10,10000,100000').split(',').map(Number);
-const RUNS = Number(process.env.BENCH_LIBRARY_RUNS ?? 30);
+const RUNS = Number(process.env.BENCH_LIBRARY_RUNS ?? 50);
 /** Runs left out at each size; the first size's also warm the server's code (JIT, caches). */
 const WARM_UP = 10;
 const FIRST_WARM_UP = 200;
@@ -147,6 +147,11 @@ async function planSummary(text, params) {
   return `${scans.join('; ')}; planned in ${planning.toFixed(2)} ms, ran in ${execution.toFixed(2)} ms`;
 }
 
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
+const loadAtStart = load();
 const results = [];
 const plans = [];
 try {
@@ -258,7 +263,7 @@ if (jsonFile) {
   ]);
   const notes = [
     `One user with ${GRANTS} grants and ${PUBLIC_FILES} public files; every other file private and granted to one of ${OTHER_USERS} other users. Statistics taken (ANALYZE) after each seeding, as the app's keeper or autovacuum would within a minute.`,
-    `Database: ${db.label}. ${RUNS} runs after ${WARM_UP} warm-ups (${FIRST_WARM_UP} at the first size), the requests first, then new and old statements alternating.`,
+    `Database: ${db.label}. ${RUNS} runs after ${WARM_UP} warm-ups (${FIRST_WARM_UP} at the first size), the requests first, then new and old statements alternating. Load average at start / end: ${loadAtStart} / ${load()}.`,
     ...plans.flatMap((p) => [
       `Plans at ${label(p.size)}: page ${p.newPage}. Count ${p.newCount}.`,
       `Before, at ${label(p.size)}: page ${p.oldPage}. Count ${p.oldCount}.`,
