@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { startEmbeddedDatabase } from './embedded.js';
 import { openOrm } from './orm.js';
+import { keepStatisticsCurrent } from './planner-statistics.js';
 
 export interface Database {
   orm: MikroORM;
@@ -25,9 +26,12 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
   const embedded = await startEmbeddedDatabase(path.join(config.dataDir, 'pgdata'));
   logger.info('db.embedded', { dataDir: path.join(config.dataDir, 'pgdata') });
   const orm = await openOrm({ embedded: embedded.connection });
+  // Real PostgreSQL has autovacuum for this.
+  const statistics = keepStatisticsCurrent(orm, logger);
   return {
     orm,
     async close() {
+      await statistics.stop();
       await orm.close(true);
       await embedded.stop();
     },

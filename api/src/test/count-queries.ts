@@ -1,22 +1,33 @@
 import pg from 'pg';
 
+/** A statement as the driver got it: text with $1, $2, … and their values. */
+export interface SentStatement {
+  text: string;
+  values: unknown[];
+}
+
 /**
  * The SQL statements the app sends through the pg driver while `call` runs, on every connection of
- * this process (the test app runs in it): how many, and their text. Start nothing else meanwhile.
+ * this process (the test app runs in it): how many, their text, and their text with values.
+ * Start nothing else meanwhile.
  */
 export async function countQueries<T>(
   call: () => Promise<T>,
-): Promise<{ result: T; queries: number; statements: string[] }> {
+): Promise<{ result: T; queries: number; statements: string[]; sent: SentStatement[] }> {
   const original = pg.Client.prototype.query;
-  const statements: string[] = [];
+  const sent: SentStatement[] = [];
   pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
-    const [query] = args;
-    statements.push(typeof query === 'string' ? query : String((query as { text?: unknown } | null)?.text));
+    const [query, values] = args;
+    if (typeof query === 'string') sent.push({ text: query, values: Array.isArray(values) ? values : [] });
+    else {
+      const config = query as { text?: unknown; values?: unknown[] } | null;
+      sent.push({ text: String(config?.text), values: config?.values ?? [] });
+    }
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof pg.Client.prototype.query;
   try {
     const result = await call();
-    return { result, queries: statements.length, statements };
+    return { result, queries: sent.length, statements: sent.map((s) => s.text), sent };
   } finally {
     pg.Client.prototype.query = original;
   }

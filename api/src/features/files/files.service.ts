@@ -11,7 +11,7 @@ import {
   type Page,
 } from '../../paging.js';
 import { parseId } from '../../validation.js';
-import { findVisibleFile, visibleFilesCondition } from '../access/visibility.js';
+import { findVisibleFile, libraryFilesCondition } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
 import type { AudioFile } from './audio-file.entity.js';
 import { THUMBNAIL_MIME, type CoverSize } from './cover-thumbnail.js';
@@ -116,7 +116,7 @@ export interface LibraryArgs extends FileListArgs {
 function libraryQuery(ctx: Ctx, args: LibraryArgs): ListQuery {
   const caller = requireCaller(ctx);
   const search = parseSearch(args.search);
-  const where = [visibleFilesCondition(caller)];
+  const where = [libraryFilesCondition(caller)];
   if (search) where.push(containsAny(['title', 'description'], search));
   return fileList(allOf(where), libraryOrder(caller, args.sort));
 }

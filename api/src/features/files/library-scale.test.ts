@@ -1,8 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeStaleTables } from '../../db/planner-statistics.js';
+import { countQueries as sentDuring, type SentStatement } from '../../test/count-queries.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
-import { addChapter, addCover, createAudioFiles, grantFile } from '../../test/library-fixtures.js';
+import { addChapter, addCover, createAudioFile, createAudioFiles, grantFile } from '../../test/library-fixtures.js';
 import { CoverStorage } from './cover.entity.js';
 
 /**
@@ -129,5 +131,95 @@ describe('list cost', () => {
       `library of a user with 1,000 visible files (page of 100, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}): median ${median.toFixed(1)} ms, ` +
         `min ${timings[0].toFixed(1)} ms; queries per call: ${JSON.stringify(atThousand)}`,
     );
+  });
+});
+
+type PlanNode = {
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+};
+
+/** Rows of audio_files a plan's scans returned or filtered out, in all their loops. */
+function audioFileRowsIn(node: PlanNode): number {
+  const own =
+    node['Relation Name'] === 'audio_files'
+      ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops']
+      : 0;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + audioFileRowsIn(child), 0);
+}
+
+/** Rows of audio_files the statements read, each run again under EXPLAIN ANALYZE as the driver got it. */
+async function audioFileRowsRead(statements: SentStatement[]): Promise<number> {
+  const knex = t.app.orm.em.getKnex();
+  const client = (await knex.client.acquireConnection()) as pg.Client;
+  try {
+    let rows = 0;
+    for (const { text, values } of statements.filter((s) => /\bfrom\b[\s\S]*\baudio_files\b/i.test(s.text))) {
+      const result = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (analyze, format json) ${text}`,
+        values,
+      );
+      rows += audioFileRowsIn(result.rows[0]['QUERY PLAN'][0].Plan);
+    }
+    return rows;
+  } finally {
+    await knex.client.releaseConnection(client);
+  }
+}
+
+/** `count` private files nobody holds a grant to, in one statement (no audio on disk: never played). */
+async function addUngrantedFiles(count: number): Promise<void> {
+  await t.app.orm.em.getConnection().execute(
+    `insert into audio_files (id, title, description, filename, storage_path, size, duration, mime_type, is_public, created_at, updated_at)
+     select gen_random_uuid(), 'Other ' || i, null, 'other.mp3', 'audio/other.mp3', 1000, 60 + i, 'audio/mpeg', false,
+       now() - i * interval '1 second', now()
+     from generate_series(1, ?) i`,
+    [count],
+  );
+}
+
+describe('library reads', () => {
+  it("read the caller's grants and the public files, not every file", async () => {
+    const user = await createUser(t);
+    const reader = await signIn(t, user.email);
+    const files = await createAudioFiles(t, 10);
+    await grantFile(
+      t,
+      user.id,
+      files.slice(0, 7).map((f) => f.id),
+    );
+    await grantFile(t, user.id, [files[7].id], { expiresAt: new Date(Date.now() - 60_000) });
+    await grantFile(t, user.id, [files[8].id], { canView: false });
+    const open = await createAudioFile(t, { isPublic: true });
+    // A public file the reader also holds a grant to is listed once.
+    await grantFile(t, user.id, [open.id]);
+    await addUngrantedFiles(5000);
+    // What the running app's statistics keeper (or PostgreSQL's autovacuum) does within a minute.
+    await analyzeStaleTables(t.app.orm.em.fork());
+
+    const visible = [...files.slice(0, 7).map((f) => f.id), open.id].sort();
+    const library = (variables: Record<string, unknown>) =>
+      t.gql<{ audioFiles: { total: number; items: { id: string }[] } }>(
+        `query ($sort: LibrarySort, $search: String) {
+          audioFiles(sort: $sort, search: $search, limit: 24) { total items { id } } }`,
+        variables,
+        reader,
+      );
+    for (const variables of [
+      {},
+      { sort: 'TITLE', search: 'Track' },
+      { sort: 'DURATION' },
+      { sort: 'RECENTLY_PLAYED' },
+    ]) {
+      await library(variables);
+      const { result, sent } = await sentDuring(() => library(variables));
+      expect(result.data?.audioFiles.total).toBe(8);
+      expect(result.data?.audioFiles.items.map((f) => f.id).sort()).toEqual(visible);
+      // The page and its count read the 9 files of the caller's grants and the public one, not 5,000 others.
+      expect(await audioFileRowsRead(sent), JSON.stringify(variables)).toBeLessThanOrEqual(2 * 10);
+    }
   });
 });
