@@ -7,11 +7,11 @@ import { User, UserRole } from './user.entity.js';
 
 /**
  * Creates the first administrator when none exists. Without ADMIN_PASSWORD a password is
- * generated and printed once to the terminal (stdout), never to the log.
+ * generated and answered, for main to show once in the terminal (stdout), never in the log.
  */
-export async function ensureFirstAdmin(orm: MikroORM, config: AppConfig, logger: Logger): Promise<void> {
+export async function ensureFirstAdmin(orm: MikroORM, config: AppConfig, logger: Logger): Promise<string | null> {
   const em = orm.em.fork();
-  if (await em.count(User, { role: UserRole.admin })) return;
+  if (await em.count(User, { role: UserRole.admin })) return null;
   const password = config.adminPassword ?? randomBytes(12).toString('base64url');
   const existing = await em.findOne(User, { email: config.adminEmail });
   const admin =
@@ -20,9 +20,13 @@ export async function ensureFirstAdmin(orm: MikroORM, config: AppConfig, logger:
   admin.passwordHash = await hashPassword(password);
   await em.persist(admin).flush();
   logger.info('admin.created', { email: config.adminEmail });
-  if (!config.adminPassword) {
-    process.stdout.write(
-      `\nFirst administrator created: ${config.adminEmail}\nGenerated password (shown once): ${password}\n\n`,
-    );
-  }
+  return config.adminPassword ? null : password;
+}
+
+/** The generated password in a box, so that it stands out among the start-up lines. */
+export function generatedPasswordNotice(email: string, password: string): string {
+  const lines = [`First administrator: ${email}`, `Password (generated, shown only this once): ${password}`];
+  const width = Math.max(...lines.map((line) => line.length));
+  const rule = '─'.repeat(width + 2);
+  return [`┌${rule}┐`, ...lines.map((line) => `│ ${line.padEnd(width)} │`), `└${rule}┘`].join('\n') + '\n';
 }
