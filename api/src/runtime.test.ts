@@ -12,14 +12,12 @@ const mainJs = path.join(apiDir, 'dist/main.js');
 let dataDir: string;
 
 beforeAll(() => {
-  // What `npm run build -w api` does: compile, then make the embedded database's template.
-  for (const [command, args] of [
-    ['npx', ['tsc', '-p', 'tsconfig.build.json']],
-    ['node', ['dist/db/make-embedded-template.js']],
-  ] as const) {
-    const build = spawnSync(command, args, { cwd: apiDir, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(build.stdout + build.stderr);
-  }
+  // What `npm start` does first: build the API and the embedded database's template if stale.
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', 'api'], {
+    cwd: path.dirname(apiDir),
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(build.stdout + build.stderr);
   dataDir = mkdtempSync(path.join(tmpdir(), 'pal-runtime-'));
 }, 120_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
