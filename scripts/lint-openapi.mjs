@@ -1,5 +1,5 @@
 // Lints the OpenAPI document the API serves at /api/v1/openapi.json with Redocly CLI, offline:
-// the document is generated from the built API (api/dist; `npm run lint:openapi` builds it first),
+// the document is generated from the built API (api/dist; `npm run lint:openapi` builds it if stale),
 // written to a temporary file and checked against redocly.yaml (zero errors, zero warnings).
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';

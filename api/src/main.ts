@@ -1,6 +1,6 @@
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { ensureFirstAdmin } from './features/users/bootstrap-admin.js';
+import { ensureFirstAdmin, generatedPasswordNotice } from './features/users/bootstrap-admin.js';
 import { createLogger } from './logger.js';
 
 let config;
@@ -11,13 +11,20 @@ try {
   process.exit(1);
 }
 const logger = createLogger(config.logLevel);
+let generatedPassword: string | null = null;
+/** Once the administrator exists its generated password must be seen, whether the start succeeds or not. */
+const showGeneratedPassword = () => {
+  if (generatedPassword) process.stdout.write(generatedPasswordNotice(config.adminEmail, generatedPassword));
+};
 
 try {
   const app = await createApp(config, { logger });
-  await ensureFirstAdmin(app.orm, config, logger);
+  generatedPassword = await ensureFirstAdmin(app.orm, config, logger);
   const url = await app.listen();
   logger.info('server.listening', { url });
+  // The lines for the person at the terminal come last, below the start's log lines.
   process.stdout.write(`Protected audio library is running at ${url}\n`);
+  showGeneratedPassword();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -35,5 +42,6 @@ try {
   const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
   const hint = (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE' ? ` (port ${config.port} is in use: set PORT)` : '';
   process.stderr.write(`Cannot start: ${message}${hint}\n`);
+  showGeneratedPassword();
   process.exit(1);
 }

@@ -12,14 +12,12 @@ const mainJs = path.join(apiDir, 'dist/main.js');
 let dataDir: string;
 
 beforeAll(() => {
-  // What `npm run build -w api` does: compile, then make the embedded database's template.
-  for (const [command, args] of [
-    ['npx', ['tsc', '-p', 'tsconfig.build.json']],
-    ['node', ['dist/db/make-embedded-template.js']],
-  ] as const) {
-    const build = spawnSync(command, args, { cwd: apiDir, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(build.stdout + build.stderr);
-  }
+  // What `npm start` does first: build the API and the embedded database's template if stale.
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', 'api'], {
+    cwd: path.dirname(apiDir),
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(build.stdout + build.stderr);
   dataDir = mkdtempSync(path.join(tmpdir(), 'pal-runtime-'));
 }, 120_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -44,8 +42,11 @@ async function freePort(): Promise<string> {
   }
 }
 
-/** Starts `node dist/main.js` on the embedded database in `library` and waits for /healthz. */
-async function startServer(library: string) {
+/**
+ * Starts `node dist/main.js` on the embedded database in `library` and waits for /healthz. Its
+ * stdout and stderr come through one pipe, in the order a terminal would show them.
+ */
+async function startServer(library: string, overrides: Record<string, string> = {}) {
   const port = await freePort();
   const env = {
     DATA_DIR: library,
@@ -53,12 +54,13 @@ async function startServer(library: string) {
     ADMIN_EMAIL: 'boss@example.com',
     ADMIN_PASSWORD: 'boss-password-1',
     LOG_LEVEL: 'warn',
+    ...overrides,
   };
-  const child = spawn('node', [mainJs], { env: { ...process.env, ...env, DATABASE_URL: '' } });
+  const child = spawn('sh', ['-c', 'exec node "$0" 2>&1', mainJs], {
+    env: { ...process.env, ...env, DATABASE_URL: '' },
+  });
   let out = '';
-  let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const deadline = Date.now() + 60_000;
   let healthy = false;
@@ -69,14 +71,14 @@ async function startServer(library: string) {
     );
     if (!healthy) await new Promise((r) => setTimeout(r, 250));
   }
-  expect(healthy, err).toBe(true);
-  const signIn = () =>
+  expect(healthy, out).toBe(true);
+  const signIn = (password = env.ADMIN_PASSWORD) =>
     fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         email: 'boss@example.com',
-        password: 'boss-password-1',
+        password,
         deviceData: { deviceId: 'runtime-test-device' },
       }),
     }).then((r) => r.json());
@@ -137,4 +139,31 @@ describe('runtime contract', () => {
     expect(await server.exited).toBe(0);
     expect(existsSync(databaseSocket(library))).toBe(false);
   }, 150_000);
+
+  it('shows a generated password once, boxed below the address, after every log line', async () => {
+    const server = await startServer(path.join(dataDir, 'generated'), { ADMIN_PASSWORD: '', LOG_LEVEL: 'info' });
+    const deadline = Date.now() + 10_000;
+    while (!server.output().includes('└') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const lines = server.output().trimEnd().split('\n');
+    const password = /shown only this once\): (\S+)/.exec(server.output())?.[1] ?? '';
+    expect(lines.slice(-5)).toEqual([
+      `Protected audio library is running at http://127.0.0.1:${server.port}`,
+      expect.stringMatching(/^┌─+┐$/),
+      expect.stringMatching(/^│ First administrator: boss@example\.com +│$/),
+      `│ Password (generated, shown only this once): ${password} │`,
+      expect.stringMatching(/^└─+┘$/),
+    ]);
+    // Above them, the log: JSON lines an operator's tools read, the password in none of them.
+    const log = lines.slice(0, -5).map((line) => JSON.parse(line) as { msg: string });
+    expect(log.map((entry) => entry.msg)).toEqual(['db.embedded', 'admin.created', 'server.listening']);
+    expect(lines.slice(0, -5).join('\n')).not.toContain(password);
+    expect(await server.signIn(password)).toMatchObject({ requiresDeviceApproval: true });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    // A second start finds the administrator and shows no password.
+    const again = await startServer(path.join(dataDir, 'generated'), { ADMIN_PASSWORD: '' });
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+    expect(again.output()).not.toMatch(/password/i);
+  }, 90_000);
 });

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -30,32 +31,16 @@ export async function assertClusterPrerequisites(p: Prerequisites): Promise<void
   }
 }
 
-/** The tier runs the built server; a build older than the sources would test other code. */
+/**
+ * The tier runs the built server; a build older than the sources would test other code. Whether it
+ * is older, scripts/build.mjs decides as it does for `npm start` (`npm run test:cluster` runs it first).
+ */
 function buildProblem(root: string): string | null {
-  const main = path.join(root, 'api/dist/main.js');
-  if (!existsSync(main)) return 'the API is not built: run `npm run build` first (`npm test` does)';
-  const built = statSync(main).mtimeMs;
-  const newer = newestSource(path.join(root, 'api/src'));
-  if (newer && newer.mtimeMs > built) {
-    return `api/dist is older than ${path.relative(root, newer.file)}: run \`npm run build\` first`;
-  }
-  return null;
-}
-
-/** The newest file of the server's own sources (tests, which the build leaves out, aside). */
-function newestSource(dir: string): { file: string; mtimeMs: number } | null {
-  let newest: { file: string; mtimeMs: number } | null = null;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name);
-    let found: { file: string; mtimeMs: number } | null = null;
-    if (entry.isDirectory()) {
-      if (entry.name !== 'test' && entry.name !== 'cluster') found = newestSource(file);
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
-      found = { file, mtimeMs: statSync(file).mtimeMs };
-    }
-    if (found && (!newest || found.mtimeMs > newest.mtimeMs)) newest = found;
-  }
-  return newest;
+  const check = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--check', 'api'], {
+    encoding: 'utf8',
+  });
+  if (check.status === 0) return null;
+  return `${check.stderr.trim() || 'the API build cannot be checked'}: run \`npm run build\` first`;
 }
 
 async function postgresProblem(url: string): Promise<string | null> {

@@ -8,10 +8,11 @@ import { User, UserRole } from './user.entity.js';
 
 /**
  * Creates the first administrator when none exists. Without ADMIN_PASSWORD a password is
- * generated and printed once to the terminal (stdout), never to the log. Replicas starting at
- * once take turns (an advisory lock held until the transaction ends), so one of them creates it.
+ * generated and answered, for main to show once in the terminal (stdout), never in the log.
+ * Replicas starting at once take turns (an advisory lock held until the transaction ends), so one
+ * of them creates it.
  */
-export async function ensureFirstAdmin(orm: MikroORM, config: AppConfig, logger: Logger): Promise<void> {
+export async function ensureFirstAdmin(orm: MikroORM, config: AppConfig, logger: Logger): Promise<string | null> {
   const password = await orm.em.fork().transactional(async (em) => {
     await em.execute('select pg_advisory_xact_lock(?)', [startupLocks.firstAdmin]);
     if (await em.count(User, { role: UserRole.admin })) return null;
@@ -23,11 +24,15 @@ export async function ensureFirstAdmin(orm: MikroORM, config: AppConfig, logger:
     await em.persist(admin).flush();
     return chosen;
   });
-  if (password === null) return;
+  if (password === null) return null;
   logger.info('admin.created', { email: config.adminEmail });
-  if (!config.adminPassword) {
-    process.stdout.write(
-      `\nFirst administrator created: ${config.adminEmail}\nGenerated password (shown once): ${password}\n\n`,
-    );
-  }
+  return config.adminPassword ? null : password;
+}
+
+/** The generated password in a box, so that it stands out among the start-up lines. */
+export function generatedPasswordNotice(email: string, password: string): string {
+  const lines = [`First administrator: ${email}`, `Password (generated, shown only this once): ${password}`];
+  const width = Math.max(...lines.map((line) => line.length));
+  const rule = '─'.repeat(width + 2);
+  return [`┌${rule}┐`, ...lines.map((line) => `│ ${line.padEnd(width)} │`), `└${rule}┘`].join('\n') + '\n';
 }
