@@ -50,7 +50,7 @@ const bin = (file) => at(`node_modules/${file}`);
 
 const steps = {
   api: {
-    doing: 'Building the API',
+    what: 'the API',
     inputs: () => [
       ...filesUnder('api/src', outsideApiBuild),
       ...['api/tsconfig.json', 'api/tsconfig.build.json', 'api/package.json'],
@@ -62,7 +62,7 @@ const steps = {
   // What make-embedded-template.ts itself checks: the migrations and the PGlite version. The
   // entities do not enter the template; only the migrations made from them do.
   'db-template': {
-    doing: 'Making the database template',
+    what: 'the database template',
     inputs: () => [...filesUnder('api/src/db/migrations'), 'node_modules/@electric-sql/pglite/package.json'],
     output: 'api/dist/db/pgdata-template.json',
     run: ['api/dist/db/make-embedded-template.js'],
@@ -70,7 +70,7 @@ const steps = {
   // Vite bundles web/src from index.html, with the plugins in web/build; the GraphQL documents and
   // their generated types are in web/src.
   web: {
-    doing: 'Building the web app',
+    what: 'the web app',
     inputs: () => [
       ...filesUnder('web/src', isTest),
       ...filesUnder('web/public'),
@@ -115,13 +115,16 @@ const staleSteps = (names) => stepsOf(names).filter((name) => !isFresh(name, inp
 
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
-/** Runs one step with its output in its log; Ctrl-C or a SIGTERM stops the tool too. */
-async function runStep(name, hash) {
+/**
+ * Runs one step with its output in its log; Ctrl-C or a SIGTERM stops the tool too. The steps of
+ * one build share one line of the terminal: "Building the API (19.0 s), the web app (24.8 s)".
+ */
+async function runStep(name, hash, first) {
   const step = steps[name];
   const log = path.join(stampDir, `${name}.log`);
   const fd = openSync(log, 'w');
   const started = Date.now();
-  process.stdout.write(`${step.doing}… `);
+  process.stdout.write(`${first ? 'Building ' : ', '}${step.what}… `);
   const child = spawn(process.execPath, step.run, {
     cwd: at(step.cwd ?? '.'),
     stdio: ['ignore', fd, fd],
@@ -140,12 +143,12 @@ async function runStep(name, hash) {
     const tail = readFileSync(log, 'utf8').trimEnd().split('\n').slice(-30).join('\n');
     process.stdout.write(`failed after ${seconds(started)}\n`);
     process.stderr.write(
-      `${tail}\n\n${step.doing} failed (exit code ${code}): the whole log is ${path.relative(process.cwd(), log)}\n`,
+      `${tail}\n\nBuilding ${step.what} failed (exit code ${code}): the whole log is ${path.relative(process.cwd(), log)}\n`,
     );
     process.exit(1);
   }
   writeFileSync(stampFile(name), JSON.stringify({ inputs: hash, output: outputTime(step) }) + '\n');
-  process.stdout.write(`done in ${seconds(started)}\n`);
+  process.stdout.write(`(${seconds(started)})`);
 }
 
 /** Builds the stale steps of `names` (all of them with `force`); exits the process on a failure. */
@@ -153,10 +156,12 @@ export async function build(names = Object.keys(targets), { force = false } = {}
   mkdirSync(stampDir, { recursive: true });
   // One step at a time, each checked just before it runs: the API's build may make the template's
   // output (in api/dist) appear or change.
+  let built = 0;
   for (const name of stepsOf(names)) {
     const hash = inputsHash(steps[name]);
-    if (force || !isFresh(name, hash)) await runStep(name, hash);
+    if (force || !isFresh(name, hash)) await runStep(name, hash, built++ === 0);
   }
+  if (built > 0) process.stdout.write('\n');
 }
 
 if (import.meta.main) {

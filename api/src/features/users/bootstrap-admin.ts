@@ -31,8 +31,7 @@ export async function ensureFirstAdmin(orm: MikroORM, config: AppConfig, logger:
 
 /** The generated password in a box, so that it stands out among the start-up lines. */
 export function generatedPasswordNotice(email: string, password: string): string {
-  const lines = [`First administrator: ${email}`, `Password (generated, shown only this once): ${password}`];
-  const width = Math.max(...lines.map((line) => line.length));
-  const rule = '─'.repeat(width + 2);
-  return [`┌${rule}┐`, ...lines.map((line) => `│ ${line.padEnd(width)} │`), `└${rule}┘`].join('\n') + '\n';
+  const line = `First administrator ${email}, password (generated, shown only this once): ${password}`;
+  const rule = '─'.repeat(line.length + 2);
+  return [`┌${rule}┐`, `│ ${line} │`, `└${rule}┘`].join('\n') + '\n';
 }
