@@ -68,7 +68,8 @@ const credentialKey = (c: MeteredCredential) =>
  *   times real time, so socket buffers never hold more than that;
  * - audio not free is counted on the account's lead, which drains at `speed`; a lead past
  *   `leadSeconds` is an offence (parallel responses, jumps past the pool);
- * - most of a file longer than a read-ahead served sooner than it plays at `speed` is an offence;
+ * - most of a file longer than a read-ahead served sooner than one paced response could take it is
+ *   an offence, whatever the file's size;
  * - too many chapter keys in a window, and one device session used from two addresses in turns.
  * An offence throttles the account (all its audio paced to `throttleSpeed`) and is reported once.
  * Audio served to the account before (here) is not counted again. No database work happens here;
