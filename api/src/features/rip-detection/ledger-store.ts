@@ -103,7 +103,8 @@ interface Pending extends LedgerCharge {
 /**
  * Ledgers shared by every replica through Redis: one hash per account, changed by one script call,
  * so charges from several replicas add up exactly. Charges are batched per account while a call is
- * on its way. If Redis fails, this process's copy goes on counting on its own (logged by the client).
+ * on its way. If Redis fails, this process's copy goes on counting on its own; a failed call is not
+ * logged, as that would be once per piece of audio.
  */
 export class RedisLedgerStore extends MemoryLedgerStore {
   readonly #pending = new Map<string, Pending>();
@@ -134,7 +135,7 @@ export class RedisLedgerStore extends MemoryLedgerStore {
     pending.free += charge.free;
     pending.counted += charge.counted;
     pending.paced += charge.paced;
-    if (!pending.inFlight) this.#send(account, pending, 0);
+    if (!pending.inFlight) this.#send(account, pending);
     return wait;
   }
 
@@ -148,19 +149,19 @@ export class RedisLedgerStore extends MemoryLedgerStore {
 
   override forget(account: string): void {
     super.forget(account);
-    // A failure leaves the ledger to expire with its buckets; the client logs it.
+    // A failure leaves the ledger to expire with its buckets.
     this.redis.del(this.prefix + account).catch(() => {});
   }
 
-  #send(account: string, pending: Pending, throttleUntil: number): void {
+  #send(account: string, pending: Pending): void {
     const charge = { free: pending.free, counted: pending.counted, paced: pending.paced };
     Object.assign(pending, { free: 0, counted: 0, paced: 0, inFlight: true });
-    this.#call(account, charge, Date.now(), throttleUntil)
+    this.#call(account, charge, Date.now(), 0)
       .then((reply) => this.#adopt(account, reply))
       .catch(() => {})
       .finally(() => {
         pending.inFlight = false;
-        if (pending.free + pending.counted + pending.paced > 0) this.#send(account, pending, 0);
+        if (pending.free + pending.counted + pending.paced > 0) this.#send(account, pending);
         else this.#pending.delete(account);
       });
   }
