@@ -61,7 +61,7 @@ const plan = quick
       browsers: 20,
       mixedSeconds: 60,
       baselineStreamSeconds: 20,
-      lighthouseRuns: 3,
+      lighthouseRuns: 5,
       events: { connectMs: 150_000, triggerMs: 120_000 },
     };
 const counts = {
@@ -274,7 +274,7 @@ try {
   } else {
     await withServer(['lighthouse'], apiMain, env, 'API (fresh, for Lighthouse)', async (api) => {
       results.lighthouse = await stage('lighthouse', 'Lighthouse (mobile): /login, /, /player/{id}', () =>
-        pages.measurePages({ base: api.url, user: seeded.pageUser, runs: plan.lighthouseRuns, log }),
+        pages.measurePages({ base: api.url, user: seeded.pageUser, runs: plan.lighthouseRuns, log, outDir }),
       );
     });
   }
