@@ -287,7 +287,7 @@ try {
     ...section(
       'graphql',
       'GraphQL: library query and admin user list',
-      (a, b) => graphql.graphqlSection(operations, a, b, captured),
+      (a, b) => graphql.graphqlSection(operations, a, b, captured, results.lighthouse?.sent),
       results.graphql,
       results.sql,
     ),

@@ -72,8 +72,27 @@ export async function loadSql(url, operations, seconds, log) {
   return out;
 }
 
-/** Report section: per operation and concurrency, throughput and latency beside the baseline. */
-export function graphqlSection(operations, app, base, captured) {
+/**
+ * Whether the pages the Lighthouse stage loaded in this run (`sent`: request bodies by page) sent
+ * each operation of this stage exactly as it is sent here. Lighthouse visits /, not the admin pages.
+ */
+function checkAgainstPages(operations, sent) {
+  if (!sent) return ['Not compared with what a browser sends: the Lighthouse stage did not run.'];
+  return operations.map((op) => {
+    const bodies = sent[op.path];
+    if (!bodies) return `\`${op.name}\`: not compared with a browser (Lighthouse does not load ${op.path}).`;
+    if (bodies.includes(op.body))
+      return `\`${op.name}\`: the same request body as ${op.path} sent in this run's Lighthouse stage.`;
+    const theirs = bodies.filter((b) => JSON.parse(b).operationName === op.name);
+    return `\`${op.name}\`: **not what ${op.path} sent** in this run's Lighthouse stage (${theirs.length > 0 ? theirs.join(' ') : 'no such operation'}).`;
+  });
+}
+
+/**
+ * Report section: per operation and concurrency, throughput and latency beside the baseline, and
+ * whether the browser sent the same requests (`sent`, from the Lighthouse stage, when it ran).
+ */
+export function graphqlSection(operations, app, base, captured, sent) {
   const figures = [];
   const notes = [];
   for (const op of operations) {
@@ -115,6 +134,7 @@ export function graphqlSection(operations, app, base, captured) {
     figures,
     notes: [
       ...notes,
+      ...checkAgainstPages(operations, sent),
       "The requests are the web client's: the operations and the fragments they spread read from web/src/**/*.graphql at run time, __typename added by Apollo Client's own transform, with the body (operationName, variables, extensions, query) and accept header of its HttpLink. The baseline replays the SQL the app issued for exactly these requests, so the two stay comparable whatever the documents ask for.",
     ],
   };

@@ -3,7 +3,8 @@
 // through the sign-in form. Debian's Chromium with the flags of DESIGN.md section 7; never a
 // downloaded browser. The HTTP cache is emptied before every run (signed-in runs keep their
 // storage, not their cache), so each score is a first visit's. Each run's result (LHR) is kept in
-// bench/out for reading where the time went.
+// bench/out for reading where the time went; the GraphQL requests the pages sent are kept for the
+// GraphQL stage, which checks that it sends the same.
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,12 +82,18 @@ async function signIn(page, base, user) {
 
 /**
  * Runs each page `runs` times (median reported, as Lighthouse advises for its variance); each run's
- * LHR goes to `outDir`.
+ * LHR goes to `outDir`. `sent` holds the GraphQL request bodies each page sent, by page name.
  */
 export async function measurePages({ base, user, runs, log, outDir }) {
   const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: false, args: FLAGS });
   try {
     const page = await browser.newPage();
+    const sent = {};
+    let measuring = null;
+    page.on('request', (request) => {
+      if (measuring && request.method() === 'POST' && new URL(request.url()).pathname === '/graphql')
+        (sent[measuring] ??= new Set()).add(request.postData());
+    });
     const pages = [
       { name: '/login', path: '/login', signedIn: false, file: 'login' },
       { name: '/', path: '/', signedIn: true, file: 'library' },
@@ -99,15 +106,18 @@ export async function measurePages({ base, user, runs, log, outDir }) {
         results.signedIn = true;
       }
       const list = [];
+      measuring = p.name;
       for (let i = 0; i < runs; i++) {
         const lhrFile = path.join(outDir, `lighthouse-${p.file}-${i + 1}.json`);
         list.push(await audit(page, `${base}${p.path}`, p.signedIn, lhrFile));
       }
+      measuring = null;
       const wrong = list.find((r) => new URL(r.finalUrl).pathname !== p.path);
       if (wrong) throw new Error(`${p.path} ended on ${wrong.finalUrl}`);
       results[p.name] = list;
       log(`  ${p.name}: scores ${list.map((r) => r.score).join(', ')}`);
     }
+    results.sent = Object.fromEntries(Object.entries(sent).map(([name, bodies]) => [name, [...bodies]]));
     return results;
   } finally {
     await browser.close();
