@@ -30,18 +30,27 @@ export const chromiumMissing = () => (existsSync(CHROMIUM) ? null : `${CHROMIUM}
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** Tries per run: Lighthouse sometimes loses the trace (NO_NAVSTART) and asks to be run again. */
+const ATTEMPTS = 2;
+
 async function audit(page, url, keepStorage, lhrFile) {
-  const cdp = await page.createCDPSession();
-  await cdp.send('Network.clearBrowserCache');
-  await cdp.detach();
-  const { lhr } = await lighthouse(
-    url,
-    { logLevel: 'error', output: 'json', onlyCategories: ['performance'], disableStorageReset: keepStorage },
-    undefined,
-    page,
-  );
-  writeFileSync(lhrFile, JSON.stringify(lhr));
-  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  let lhr;
+  const lost = [];
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.detach();
+    ({ lhr } = await lighthouse(
+      url,
+      { logLevel: 'error', output: 'json', onlyCategories: ['performance'], disableStorageReset: keepStorage },
+      undefined,
+      page,
+    ));
+    writeFileSync(lhrFile, JSON.stringify(lhr));
+    if (!lhr.runtimeError) break;
+    lost.push(lhr.runtimeError.code);
+    if (attempt === ATTEMPTS) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  }
   const metric = (id) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance.score ?? 0) * 100),
@@ -56,6 +65,8 @@ async function audit(page, url, keepStorage, lhrFile) {
       .filter((a) => a.scoreDisplayMode === 'error')
       .map((a) => a.id),
     version: lhr.lighthouseVersion,
+    // Runtime errors of the attempts thrown away before this one.
+    lost,
     load: os.loadavg()[0],
     finalUrl: lhr.finalDisplayedUrl,
     // Lighthouse's measure of the host's speed during the run; busy machines score lower.
@@ -157,6 +168,7 @@ export function lighthouseSection(results) {
   const first = results['/login'][0];
   const perRun = (format) => pages.map((n) => `${n} ${results[n].map(format).join('/')}`).join('; ');
   const failed = [...new Set(pages.flatMap((n) => results[n].flatMap((r) => r.failedAudits)))];
+  const lost = pages.flatMap((n) => results[n].flatMap((r) => r.lost.map((code) => `${n} ${code}`)));
   return {
     title: 'Lighthouse (mobile) on the built web app',
     figures,
@@ -167,6 +179,7 @@ export function lighthouseSection(results) {
       ...(failed.length > 0
         ? [`Audits Lighthouse could not run on this Chromium, in some run: ${failed.join(', ')}.`]
         : []),
+      ...(lost.length > 0 ? [`Runs Lighthouse lost and ran again: ${lost.join(', ')}.`] : []),
     ],
   };
 }
