@@ -31,21 +31,31 @@ export const chromiumMissing = () => (existsSync(CHROMIUM) ? null : `${CHROMIUM}
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Tries per run: Lighthouse sometimes loses the trace (NO_NAVSTART) and asks to be run again. */
-const ATTEMPTS = 2;
+const ATTEMPTS = 3;
 
-async function audit(page, url, keepStorage, lhrFile) {
+/**
+ * One Lighthouse run of `url`, each attempt in a new tab of the browser (its storage, so the
+ * session, is the browser's); `onRequest` sees the tab's requests.
+ */
+async function audit(browser, url, keepStorage, lhrFile, onRequest) {
   let lhr;
   const lost = [];
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const cdp = await page.createCDPSession();
-    await cdp.send('Network.clearBrowserCache');
-    await cdp.detach();
-    ({ lhr } = await lighthouse(
-      url,
-      { logLevel: 'error', output: 'json', onlyCategories: ['performance'], disableStorageReset: keepStorage },
-      undefined,
-      page,
-    ));
+    const page = await browser.newPage();
+    try {
+      page.on('request', onRequest);
+      const cdp = await page.createCDPSession();
+      await cdp.send('Network.clearBrowserCache');
+      await cdp.detach();
+      ({ lhr } = await lighthouse(
+        url,
+        { logLevel: 'error', output: 'json', onlyCategories: ['performance'], disableStorageReset: keepStorage },
+        undefined,
+        page,
+      ));
+    } finally {
+      await page.close();
+    }
     writeFileSync(lhrFile, JSON.stringify(lhr));
     if (!lhr.runtimeError) break;
     lost.push(lhr.runtimeError.code);
@@ -98,13 +108,12 @@ async function signIn(page, base, user) {
 export async function measurePages({ base, user, runs, log, outDir }) {
   const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: false, args: FLAGS });
   try {
-    const page = await browser.newPage();
     const sent = {};
     let measuring = null;
-    page.on('request', (request) => {
+    const onRequest = (request) => {
       if (measuring && request.method() === 'POST' && new URL(request.url()).pathname === '/graphql')
         (sent[measuring] ??= new Set()).add(request.postData());
-    });
+    };
     const pages = [
       { name: '/login', path: '/login', signedIn: false, file: 'login' },
       { name: '/', path: '/', signedIn: true, file: 'library' },
@@ -113,14 +122,16 @@ export async function measurePages({ base, user, runs, log, outDir }) {
     const results = {};
     for (const p of pages) {
       if (p.signedIn && !results.signedIn) {
+        const page = await browser.newPage();
         await signIn(page, base, user);
+        await page.close();
         results.signedIn = true;
       }
       const list = [];
       measuring = p.name;
       for (let i = 0; i < runs; i++) {
         const lhrFile = path.join(outDir, `lighthouse-${p.file}-${i + 1}.json`);
-        list.push(await audit(page, `${base}${p.path}`, p.signedIn, lhrFile));
+        list.push(await audit(browser, `${base}${p.path}`, p.signedIn, lhrFile, onRequest));
       }
       measuring = null;
       const wrong = list.find((r) => new URL(r.finalUrl).pathname !== p.path);
