@@ -13,20 +13,21 @@ export const CONCURRENCY = [1, 16, 64];
  * useListControls' first window (web/src/features/admin/hooks/useListControls.ts: 10 rows).
  */
 export function graphqlOperations(seeded) {
-  const library = 'the library page (/), a user with 30 grants, 6 of them started';
+  const library = { page: 'the library page (/)', caller: 'a user with 30 grants, 6 of them started' };
   const ops = [
     {
       name: 'AudioFiles',
       path: '/',
-      page: library,
+      ...library,
       variables: LIBRARY_FIRST_PAGE,
       who: seeded.browsers[0],
     },
-    { name: 'ContinueListening', path: '/', page: library, variables: {}, who: seeded.browsers[0] },
+    { name: 'ContinueListening', path: '/', ...library, variables: {}, who: seeded.browsers[0] },
     {
       name: 'AdminUsers',
       path: '/admin/users',
-      page: `the admin user list (/admin/users), an administrator, ${seeded.totals.users} accounts`,
+      page: 'the admin user list (/admin/users)',
+      caller: `an administrator, ${seeded.totals.users} accounts in all`,
       variables: { search: null, offset: 0, limit: 10 },
       who: seeded.admin[0],
     },
@@ -98,7 +99,7 @@ export function graphqlSection(operations, app, base, captured, sent) {
   for (const op of operations) {
     const statements = captured[op.name].statements.length;
     notes.push(
-      `\`${op.name}\` ${JSON.stringify(op.variables)}, as ${op.page} sends it: ${statements} SQL statement(s) per request (authentication included), replayed by the baseline.`,
+      `\`${op.name}\` ${JSON.stringify(op.variables)} as ${op.page} sends it, by ${op.caller}: ${statements} SQL statement(s) per request (authentication included), replayed by the baseline.`,
     );
     CONCURRENCY.forEach((c, i) => {
       const a = app[op.name][i];
