@@ -10,7 +10,8 @@
 //   { "title": "...", "figures": [{ "label", "value", "unit", "baseline"?, "baselineLabel"?,
 //     "better"?: "higher"|"lower", "aim"?, "met"? }], "notes"?: ["..."] }
 // and exits 0. A script that writes no file still runs; its printed output goes into the report.
-// `--skip-others` leaves these scripts out (for working on this runner).
+// `--skip-others` leaves these scripts out (for working on this runner); `--only <stages>` runs only
+// the stages named (comma-separated, see STAGES), no other scripts, and writes bench/out/REPORT.md.
 //
 // Stages of this runner, all on loopback, bounded in count and time, the API as a child process:
 //   start-up and idle memory (empty DATA_DIR, then a restart) -> seed + SQL capture (in-process
@@ -27,8 +28,19 @@ import { openBenchDatabase } from './lib/database.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { renderReport } from './lib/report.mjs';
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const quick = args.has('--quick');
+const STAGES = ['startup', 'graphql', 'login', 'events', 'mixed', 'lighthouse'];
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? '').split(',').filter(Boolean) : null;
+const unknown = only?.filter((name) => !STAGES.includes(name)) ?? [];
+if (only && (only.length === 0 || unknown.length > 0)) {
+  console.error(`--only takes stage names separated by commas, of: ${STAGES.join(', ')}`);
+  process.exit(2);
+}
+/** Whether a stage is part of this run (all are, without --only). */
+const wanted = (name) => !only || only.includes(name);
 const plan = quick
   ? {
       graphqlSeconds: 2,
@@ -49,7 +61,7 @@ const plan = quick
       browsers: 20,
       mixedSeconds: 60,
       baselineStreamSeconds: 20,
-      lighthouseRuns: 3,
+      lighthouseRuns: 5,
       events: { connectMs: 150_000, triggerMs: 120_000 },
     };
 const counts = {
@@ -152,8 +164,12 @@ const failures = [];
 /** Stages left out because a tool is missing, said in the report's notes. */
 const skipped = [];
 
-/** Runs one stage; a failure is reported in its section instead of ending the whole run. */
-async function stage(name, fn) {
+/**
+ * Runs one part of stage `key` (see STAGES; undefined when --only leaves it out); a failure is
+ * reported in its section instead of ending the whole run.
+ */
+async function stage(key, name, fn) {
+  if (!wanted(key)) return undefined;
   log(name);
   try {
     return await fn();
@@ -165,7 +181,8 @@ async function stage(name, fn) {
 }
 
 let serverCount = 0;
-async function withServer(script, serverEnv, name, fn) {
+async function withServer(keys, script, serverEnv, name, fn) {
+  if (!keys.some(wanted)) return;
   const logFile = path.join(outDir, `${++serverCount}-${name.split(' ')[0].toLowerCase()}.log`);
   const server = await startServer(script, serverEnv, name, logFile);
   log(`  ${name} at ${server.url}, output in ${path.relative(repoRoot, logFile)}`);
@@ -179,16 +196,16 @@ async function withServer(script, serverEnv, name, fn) {
 
 try {
   // First, on a machine not yet warmed by the other stages' servers.
-  results.startup = await stage('start-up and idle memory (embedded database)', () =>
+  results.startup = await stage('startup', 'start-up and idle memory (embedded database)', () =>
     startup.measureStartup({ apiMain, outDir, log }),
   );
 
   log(`seeding ${JSON.stringify(counts)} in ${dataDir} on ${db.label}`);
   const seeded = await seed(env, counts);
   const operations = graphql.graphqlOperations(seeded);
-  let captured;
+  let captured = {};
   try {
-    captured = await captureSql(seeded.app, operations);
+    if (wanted('graphql')) captured = await captureSql(seeded.app, operations);
   } finally {
     await seeded.app.close();
   }
@@ -201,14 +218,14 @@ try {
   );
   writeFileSync(path.join(outDir, 'captured-sql.json'), JSON.stringify(captured, null, 2));
 
-  await withServer(apiMain, env, 'API', async (api) => {
-    results.graphql = await stage('GraphQL load against the API', () =>
+  await withServer(['graphql', 'login', 'events'], apiMain, env, 'API', async (api) => {
+    results.graphql = await stage('graphql', 'GraphQL load against the API', () =>
       graphql.loadGraphql(api.url, operations, plan.graphqlSeconds, log),
     );
-    results.login = await stage('login load against the API', () =>
+    results.login = await stage('login', 'login load against the API', () =>
       login.loadLogin(api, seeded.loginUsers, plan.loginSeconds),
     );
-    results.events = await stage(`live events: ${seeded.subscribers.length} subscribers`, () =>
+    results.events = await stage('events', `live events: ${seeded.subscribers.length} subscribers`, () =>
       events.loadEvents(api, seeded.subscribers, seeded.admin[0], plan.events),
     );
   });
@@ -218,15 +235,16 @@ try {
     BENCH_BASELINE_INPUT: baselineInput,
     ...(db.url ? { BENCH_DB_URL: db.url } : {}),
   };
-  await withServer(path.join(repoRoot, 'bench/lib/baseline-server.mjs'), baselineEnv, 'baseline', async (base) => {
-    results.sql = await stage('baseline: the same SQL', () =>
+  const baselineServer = path.join(repoRoot, 'bench/lib/baseline-server.mjs');
+  await withServer(['graphql', 'login', 'events', 'mixed'], baselineServer, baselineEnv, 'baseline', async (base) => {
+    results.sql = await stage('graphql', 'baseline: the same SQL', () =>
       graphql.loadSql(base.url, operations, plan.graphqlSeconds, log),
     );
-    results.argon2 = await stage('baseline: argon2id alone', () => login.loadArgon2(base, plan.loginSeconds));
-    results.plainEvents = await stage('baseline: plain WebSocket pushes', () =>
+    results.argon2 = await stage('login', 'baseline: argon2id alone', () => login.loadArgon2(base, plan.loginSeconds));
+    results.plainEvents = await stage('events', 'baseline: plain WebSocket pushes', () =>
       events.loadPlainEvents(base, seeded.subscribers.length, plan.events),
     );
-    results.plainStreams = await stage('baseline: plain range reads', () =>
+    results.plainStreams = await stage('mixed', 'baseline: plain range reads', () =>
       mixed.loadPlainStreams({
         url: base.url,
         listeners: seeded.listeners.length,
@@ -236,8 +254,8 @@ try {
     );
   });
 
-  await withServer(apiMain, env, 'API (fresh, for the mixed load)', async (api) => {
-    results.mixed = await stage(`mixed load for ${plan.mixedSeconds} s`, async () => {
+  await withServer(['mixed'], apiMain, env, 'API (fresh, for the mixed load)', async (api) => {
+    results.mixed = await stage('mixed', `mixed load for ${plan.mixedSeconds} s`, async () => {
       const streamUrls = await mixed.openStreams(api.url, seeded.listeners, seeded.publicFileIds);
       return mixed.loadMixed({
         server: api,
@@ -250,31 +268,34 @@ try {
     });
   });
 
-  const noChromium = pages.chromiumMissing();
+  const noChromium = wanted('lighthouse') ? pages.chromiumMissing() : null;
   if (noChromium) {
     skipped.push(`Lighthouse: ${noChromium}; its scores were skipped.`);
   } else {
-    await withServer(apiMain, env, 'API (fresh, for Lighthouse)', async (api) => {
-      results.lighthouse = await stage('Lighthouse (mobile): /login, /, /player/{id}', () =>
-        pages.measurePages({ base: api.url, user: seeded.pageUser, runs: plan.lighthouseRuns, log }),
+    await withServer(['lighthouse'], apiMain, env, 'API (fresh, for Lighthouse)', async (api) => {
+      results.lighthouse = await stage('lighthouse', 'Lighthouse (mobile): /login, /, /player/{id}', () =>
+        pages.measurePages({ base: api.url, user: seeded.pageUser, runs: plan.lighthouseRuns, log, outDir }),
       );
     });
   }
 
-  const section = (title, fn, ...parts) =>
-    parts.every(Boolean) ? fn(...parts) : { title, error: 'see the failures below' };
+  const section = (key, title, fn, ...parts) => {
+    if (!wanted(key)) return [];
+    return [parts.every(Boolean) ? fn(...parts) : { title, error: 'see the failures below' }];
+  };
   sections.push(
-    section(
+    ...section(
+      'graphql',
       'GraphQL: library query and admin user list',
-      (a, b) => graphql.graphqlSection(operations, a, b, captured),
+      (a, b) => graphql.graphqlSection(operations, a, b, captured, results.lighthouse?.sent),
       results.graphql,
       results.sql,
     ),
-    section('Login', login.loginSection, results.login, results.argon2),
-    section('Live events', events.eventsSection, results.events, results.plainEvents),
-    section('Mixed load', mixed.mixedSection, results.mixed, results.plainStreams),
-    section('Start-up and idle memory', startup.startupSection, results.startup),
-    ...(noChromium ? [] : [section('Lighthouse', pages.lighthouseSection, results.lighthouse)]),
+    ...section('login', 'Login', login.loginSection, results.login, results.argon2),
+    ...section('events', 'Live events', events.eventsSection, results.events, results.plainEvents),
+    ...section('mixed', 'Mixed load', mixed.mixedSection, results.mixed, results.plainStreams),
+    ...section('startup', 'Start-up and idle memory', startup.startupSection, results.startup),
+    ...(noChromium ? [] : section('lighthouse', 'Lighthouse', pages.lighthouseSection, results.lighthouse)),
   );
 } catch (err) {
   log(`run aborted: ${err.stack ?? err}`);
@@ -284,7 +305,7 @@ try {
   await db.drop();
 }
 
-const others = args.has('--skip-others') ? [] : childBenches();
+const others = args.has('--skip-others') || only ? [] : childBenches();
 for (const [i, bench] of others.entries()) {
   // The whole run must end within BUDGET_MS: the scripts share what is left, 6 minutes at most each.
   const share = (BUDGET_MS - (performance.now() - t0)) / (others.length - i);
@@ -301,17 +322,20 @@ const notes = [
   `Counts: ${JSON.stringify(counts)}. The login stage raises LOGIN_RATE_LIMIT_PER_MINUTE (default 30 per address) since all logins come from 127.0.0.1.`,
   ...skipped,
   ...(quick ? ['QUICK run (`--quick`): shortened stages and fewer clients; not the figures the aims refer to.'] : []),
+  ...(only ? [`PARTIAL run (\`--only ${only.join(',')}\`): the other stages and scripts were left out.`] : []),
 ];
 const report = renderReport({
   machine,
   database: db.label,
-  mode: quick ? 'quick' : 'full',
+  mode: `${quick ? 'quick' : 'full'}${only ? `, only ${only.join(', ')}` : ''}`,
   startedAt,
   seconds: (performance.now() - t0) / 1000,
   sections,
   notes,
 });
-writeFileSync(path.join(repoRoot, 'bench/REPORT.md'), report);
+// A partial run leaves the committed report alone.
+const reportFile = only ? 'bench/out/REPORT.md' : 'bench/REPORT.md';
+writeFileSync(path.join(repoRoot, reportFile), report);
 writeFileSync(path.join(outDir, 'results.json'), JSON.stringify({ machine, plan, results, failures }, null, 2));
-log(`wrote bench/REPORT.md (${failures.length} failed stage(s))`);
+log(`wrote ${reportFile} (${failures.length} failed stage(s))`);
 process.exit(failures.length > 0 ? 1 : 0);

@@ -18,9 +18,12 @@ const { AudioFile } = await import(dist('features/files/audio-file.entity.js'));
 const { CoverStorage } = await import(dist('features/files/cover.entity.js'));
 const { setCover } = await import(dist('features/files/cover-storage.js'));
 const { FileAccess } = await import(dist('features/access/file-access.entity.js'));
+const { ListeningProgress } = await import(dist('features/progress/listening-progress.entity.js'));
 const { ffmpegPath } = await import(dist('features/media/ffmpeg.js'));
 
 export const BENCH_PASSWORD = 'bench-password-123';
+/** Files each browser has started and not finished: its library's Continue listening row. */
+const STARTED_PER_BROWSER = 6;
 /** Distinct covers; every fourth file has one, half of them inline in the database. */
 const COVER_VARIANTS = 4;
 /** The stream stage's audio: 10 minutes of 128 kbit/s MP3, so a listener never runs off the end. */
@@ -146,10 +149,14 @@ export async function seed(env, counts) {
       await setCover(em, config.dataDir, file, covers[i % covers.length], storage);
     }
     const privateFiles = files.filter((f) => !f.isPublic);
-    // Browsers hold grants (the library query joins them); listeners play public files.
+    // Browsers hold grants (the library query joins them) and have started a few of those files
+    // (the library's progress fields and Continue listening read them); listeners play public files.
     for (const [i, { user }] of browsers.entries()) {
       for (let k = 0; k < counts.grantsPerUser; k++) {
-        em.create(FileAccess, { user, file: privateFiles[(i * 7 + k) % privateFiles.length] });
+        const file = privateFiles[(i * 7 + k) % privateFiles.length];
+        em.create(FileAccess, { user, file });
+        if (k < STARTED_PER_BROWSER)
+          em.create(ListeningProgress, { user, file, position: 60 * (k + 1), updatedAt: new Date(base - k * 60_000) });
       }
     }
     // The page user's library: its first grants are covered files, as a real library's would be.

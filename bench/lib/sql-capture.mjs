@@ -1,6 +1,6 @@
 // Records the SQL (text and parameters) the app issues for one GraphQL request, through the ORM's
 // query log, so the baseline can send exactly those statements through the same driver.
-import { gql } from './graphql-ops.mjs';
+import { clientHeaders, postGraphql } from './graphql-ops.mjs';
 
 const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
 
@@ -15,7 +15,7 @@ export async function captureSql(app, operations) {
   const captured = {};
   try {
     for (const op of operations) {
-      const first = await gql(url, op.query, op.variables, op.who);
+      const first = await postGraphql(url, op.body, clientHeaders(op.who));
       if (first.body.errors) throw new Error(`${op.name}: ${JSON.stringify(first.body.errors)}`);
       const statements = [];
       let skipped = 0;
@@ -24,7 +24,7 @@ export async function captureSql(app, operations) {
         else statements.push({ sql: context.query, params: context.params ?? [] });
         return original.call(logger, context);
       };
-      await gql(url, op.query, op.variables, op.who);
+      await postGraphql(url, op.body, clientHeaders(op.who));
       logger.logQuery = original;
       captured[op.name] = { statements, skipped };
     }

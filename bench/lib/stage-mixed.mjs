@@ -2,7 +2,7 @@
 // playback pace through stream sessions, GraphQL clients browsing, administrators uploading in
 // chunks. Counts every response by class; memory at the start and the end from the server's probe.
 import { performance } from 'node:perf_hooks';
-import { FILE_DETAIL_QUERY, LIBRARY_QUERY, authHeaders, gql } from './graphql-ops.mjs';
+import { LIBRARY_FIRST_PAGE, authHeaders, clientRequest, webOperation } from './graphql-ops.mjs';
 import { eachLimited, percentile, round } from './load.mjs';
 import { STREAM_BITRATE } from './seed.mjs';
 import { uploadLoop } from './uploader.mjs';
@@ -53,18 +53,28 @@ async function listen(stream, size, until, tally) {
   }
 }
 
+/**
+ * One person browsing with the web client's own requests: a page of the library (the first, or
+ * one the grid loads on scrolling), then a file on the player, which asks for the file and its
+ * checkpoints at once; a pause; again, until `until`.
+ */
 async function browse(url, who, until, tally) {
-  const timed = async (query, variables) => {
+  const [library, playerFile, checkpoints] = ['AudioFiles', 'PlayerFile', 'Checkpoints'].map(webOperation);
+  const timed = async (operation, variables) => {
     const t0 = performance.now();
-    const res = await gql(url, query, variables, who).catch(() => ({ status: 0, body: {} }));
+    const res = await clientRequest(url, operation, variables, who).catch(() => ({ status: 0, body: {} }));
     const internal = res.body.errors?.some((e) => e.extensions?.code === 'INTERNAL');
     count(tally, internal ? 500 : res.status, performance.now() - t0);
     return res.body.data;
   };
   while (performance.now() < until) {
-    const page = await timed(LIBRARY_QUERY, { offset: 20 * Math.floor(Math.random() * 3), limit: 20 });
+    const offset = LIBRARY_FIRST_PAGE.limit * Math.floor(Math.random() * 3);
+    const page = await timed(library, { ...LIBRARY_FIRST_PAGE, offset });
     const items = page?.audioFiles?.items ?? [];
-    if (items.length > 0) await timed(FILE_DETAIL_QUERY, { id: items[Math.floor(Math.random() * items.length)].id });
+    if (items.length > 0) {
+      const id = items[Math.floor(Math.random() * items.length)].id;
+      await Promise.all([timed(playerFile, { id }), timed(checkpoints, { fileId: id })]);
+    }
     await sleep(THINK_MS);
   }
 }
