@@ -88,8 +88,18 @@ export async function createEventBus(redisUrl?: string): Promise<EventBus> {
     import('@graphql-yoga/redis-event-target'),
     import('ioredis'),
   ]);
-  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const publishClient = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  // No ready check on the subscriber: ioredis sends it (INFO) after connecting, and a SUBSCRIBE sent
+  // in between made it fail as "Connection in subscriber mode"; the reconnection that followed lost
+  // the subscription, so this replica stopped hearing other replicas' access changes.
+  const subscribeClient = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, enableReadyCheck: false });
+  // Both are ready before anything subscribes, and the app does not start without them: a replica
+  // that missed other replicas' events would keep serving revoked access from its caches.
+  await Promise.all([publishClient.connect(), subscribeClient.connect()]).catch((err: unknown) => {
+    publishClient.disconnect();
+    subscribeClient.disconnect();
+    throw err;
+  });
   const eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
   return {
     pubSub: createPubSub({ eventTarget }) as AppPubSub,
