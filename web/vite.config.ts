@@ -15,7 +15,10 @@ export default defineConfig({
     pagePreload({
       sessionKey: 'token',
       layout: 'src/app/SignedInLayout.tsx',
-      pages: { '/': 'src/features/library/pages/LibraryPage.tsx', '/player/': 'src/features/player/pages/PlayerPage.tsx' },
+      pages: {
+        '/': 'src/features/library/pages/LibraryPage.tsx',
+        '/player/': 'src/features/player/pages/PlayerPage.tsx',
+      },
     }),
     precompress(),
   ],

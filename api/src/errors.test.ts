@@ -5,8 +5,14 @@ import { AppError, errorCodes } from './errors.js';
 describe('error codes', () => {
   it('are listed in the README with their HTTP status and meaning, as errors.ts defines them', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const rows = [...readme.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \| (.+) \|$/gm)].map((m) => [m[1], Number(m[2]), m[3]]);
-    expect(rows).toEqual(Object.entries(errorCodes).map(([code, { httpStatus, meaning }]) => [code, httpStatus, meaning]));
+    const rows = [...readme.matchAll(/^\| `([A-Z_]+)` +\| (\d{3}) +\| (.+?) +\|$/gm)].map((m) => [
+      m[1],
+      Number(m[2]),
+      m[3],
+    ]);
+    expect(rows).toEqual(
+      Object.entries(errorCodes).map(([code, { httpStatus, meaning }]) => [code, httpStatus, meaning]),
+    );
   });
 
   it('give each AppError its HTTP status', () => {

@@ -46,6 +46,7 @@ export class AppError extends Error {
  */
 export function fromDatabaseInputError(err: unknown): AppError | null {
   const code = (err as { code?: unknown } | null)?.code;
-  if (code === '22021' || code === '22P05') return new AppError('BAD_USER_INPUT', 'Text must not contain NUL characters');
+  if (code === '22021' || code === '22P05')
+    return new AppError('BAD_USER_INPUT', 'Text must not contain NUL characters');
   return null;
 }

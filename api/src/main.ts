@@ -40,7 +40,8 @@ try {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 } catch (err) {
   const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-  const hint = (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE' ? ` (port ${config.port} is in use: set PORT)` : '';
+  const hint =
+    (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE' ? ` (port ${config.port} is in use: set PORT)` : '';
   process.stderr.write(`Cannot start: ${message}${hint}\n`);
   showGeneratedPassword();
   process.exit(1);

@@ -8,9 +8,13 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const issue = result.error.issues[0];
   const where = issue.path.length ? issue.path.join('.') : 'input';
   const message = issue.code === 'invalid_type' && !issue.message.includes(' ') ? `${where} is invalid` : issue.message;
-  throw new AppError('BAD_USER_INPUT', issue.code === 'invalid_type' && /expected/.test(message) ? `${where}: ${message}` : message, {
-    field: where,
-  });
+  throw new AppError(
+    'BAD_USER_INPUT',
+    issue.code === 'invalid_type' && /expected/.test(message) ? `${where}: ${message}` : message,
+    {
+      field: where,
+    },
+  );
 }
 
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -27,5 +31,7 @@ export function parseId(id: unknown, what = 'id'): string {
 
 /** An id inside an input: `missing` when absent or blank, "<what> is not a valid id" when not a UUID. */
 export function idField(what: string, missing = `${what} is required`) {
-  return z.guid({ error: (issue) => (issue.input === undefined || issue.input === '' ? missing : `${what} is not a valid id`) });
+  return z.guid({
+    error: (issue) => (issue.input === undefined || issue.input === '' ? missing : `${what} is not a valid id`),
+  });
 }

@@ -128,9 +128,12 @@ describe('secure player', () => {
     await page.getByRole('button', { name: 'Play Opening' }).click();
     await page.getByRole('button', { name: 'Stop Opening' }).waitFor();
     await expect
-      .poll(async () => Number(/Playing 0:(\d\d)/.exec((await page.getByText(/^Playing /).textContent()) ?? '')?.[1] ?? -1), {
-        timeout: 20_000,
-      })
+      .poll(
+        async () => Number(/Playing 0:(\d\d)/.exec((await page.getByText(/^Playing /).textContent()) ?? '')?.[1] ?? -1),
+        {
+          timeout: 20_000,
+        },
+      )
       .toBeGreaterThanOrEqual(2);
     // The AES key went only with the session's bearer token.
     expect(keyRequests.length).toBeGreaterThan(0);

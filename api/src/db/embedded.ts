@@ -130,7 +130,9 @@ async function startWorker(dataDir: string | undefined): Promise<EmbeddedDatabas
   if (started.type !== 'ready') {
     await worker.terminate();
     removeSocket();
-    throw new Error(`The embedded database did not start: ${started.type === 'error' ? started.message : started.type}`);
+    throw new Error(
+      `The embedded database did not start: ${started.type === 'error' ? started.message : started.type}`,
+    );
   }
   let stopping: Promise<void> | null = null;
   return {

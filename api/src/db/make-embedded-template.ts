@@ -22,7 +22,8 @@ if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
   process.stdout.write('embedded database template: up to date\n');
 } else {
   const building = `${templateDir}.building`;
-  for (const old of [stampFile, templateDir, building, `${building}-socket`]) rmSync(old, { recursive: true, force: true });
+  for (const old of [stampFile, templateDir, building, `${building}-socket`])
+    rmSync(old, { recursive: true, force: true });
   const started = Date.now();
   const db = await startEmbeddedDatabase(building);
   try {

@@ -17,7 +17,9 @@ describe('migrations', () => {
   });
 
   it('are all recorded as applied once a start has migrated', async () => {
-    const rows = await t.app.orm.em.getConnection().execute<{ name: string }[]>('select name from mikro_orm_migrations');
+    const rows = await t.app.orm.em
+      .getConnection()
+      .execute<{ name: string }[]>('select name from mikro_orm_migrations');
     expect(rows.map((r) => r.name).sort()).toEqual([...migrationNames].sort());
   });
 

@@ -46,7 +46,7 @@ export function ormConfig(options: OrmOptions): Options {
       snapshot: false,
       emit: 'ts',
       silent: true,
-      fileName: (timestamp: string, name?: string) => `Migration${timestamp}${name ? `_${name}` : ""}`,
+      fileName: (timestamp: string, name?: string) => `Migration${timestamp}${name ? `_${name}` : ''}`,
     },
     onQuery: refuseNul,
     dataloader: true,

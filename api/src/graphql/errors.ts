@@ -3,14 +3,20 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, fromDatabaseInputError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
-const passThroughCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST']);
+const passThroughCodes = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+]);
 
 /** Every GraphQL error leaves with an extensions.code; unknown errors are logged and hidden. */
 export function createFormatError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     let original = unwrapResolverError(error);
     // Errors thrown by plugins arrive wrapped in a GraphQLError.
-    if (original instanceof GraphQLError && original.originalError instanceof AppError) original = original.originalError;
+    if (original instanceof GraphQLError && original.originalError instanceof AppError)
+      original = original.originalError;
     original = fromDatabaseInputError(original) ?? original;
     if (original instanceof AppError) {
       return {
@@ -26,15 +32,27 @@ export function createFormatError(logger: Logger) {
     }
     if (original instanceof GraphQLError && !original.originalError) {
       // Errors graphql-js raises itself (coercion of variables and arguments) are the caller's.
-      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_USER_INPUT' } };
+      return {
+        message: formatted.message,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: 'BAD_USER_INPUT' },
+      };
     }
     const errorId = crypto.randomUUID();
     logger.error('graphql.unhandled', {
       errorId,
       path: formatted.path,
-      error: original instanceof Error ? { name: original.name, message: original.message, stack: original.stack } : String(original),
+      error:
+        original instanceof Error
+          ? { name: original.name, message: original.message, stack: original.stack }
+          : String(original),
     });
-    return { message: `Internal server error (reference ${errorId})`, path: formatted.path, extensions: { code: 'INTERNAL' } };
+    return {
+      message: `Internal server error (reference ${errorId})`,
+      path: formatted.path,
+      extensions: { code: 'INTERNAL' },
+    };
   };
 }
 

@@ -17,14 +17,22 @@ describe('the GraphQL endpoint guards', () => {
   it('refuses introspection to anonymous callers and allows it to signed-in integrators', async () => {
     const anonymous = await t.gql('{ __schema { queryType { name } } }');
     expect(anonymous.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
-    const signedIn = await t.gql<{ __schema: { queryType: { name: string } } }>('{ __schema { queryType { name } } }', {}, admin);
+    const signedIn = await t.gql<{ __schema: { queryType: { name: string } } }>(
+      '{ __schema { queryType { name } } }',
+      {},
+      admin,
+    );
     expect(signedIn.data?.__schema.queryType.name).toBe('Query');
   });
 
   it('marks every answer as never to be stored by caches', async () => {
     const res = await fetch(`${t.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}`, 'x-device-id': admin.deviceId },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${admin.token}`,
+        'x-device-id': admin.deviceId,
+      },
       body: JSON.stringify({ query: '{ me { id } }' }),
     });
     expect(res.status).toBe(200);

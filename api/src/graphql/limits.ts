@@ -65,7 +65,8 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
         const name = sel.name.value;
         let inner = intro && { depth: intro.depth + 1, lists: intro.lists + (typeLists.has(name) ? 1 : 0) };
         if (!inner && depth === 1 && introspectionRoots.has(name)) inner = { depth: 1, lists: 0 };
-        if (inner && (inner.depth > MAX_INTROSPECTION_DEPTH || inner.lists > INTROSPECTION_LISTS)) introspectionTooDeep = true;
+        if (inner && (inner.depth > MAX_INTROSPECTION_DEPTH || inner.lists > INTROSPECTION_LISTS))
+          introspectionTooDeep = true;
         else if (sel.selectionSet) {
           const below = walk(sel.selectionSet, depth + 1, seen, inner);
           // Inside introspection the path rules above stand in for MAX_DEPTH.
@@ -107,7 +108,9 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
         );
       }
       if (depth > MAX_DEPTH) {
-        context.reportError(new GraphQLError(`Query is nested too deeply (at most ${MAX_DEPTH} levels)`, { nodes: [node] }));
+        context.reportError(
+          new GraphQLError(`Query is nested too deeply (at most ${MAX_DEPTH} levels)`, { nodes: [node] }),
+        );
       }
       if (rootFields > MAX_ROOT_FIELDS) {
         context.reportError(
@@ -115,7 +118,9 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
         );
       }
       if (fields > MAX_FIELDS) {
-        context.reportError(new GraphQLError(`Query selects too many fields (at most ${MAX_FIELDS})`, { nodes: [node] }));
+        context.reportError(
+          new GraphQLError(`Query selects too many fields (at most ${MAX_FIELDS})`, { nodes: [node] }),
+        );
       }
     },
   };

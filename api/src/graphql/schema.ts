@@ -7,8 +7,7 @@ import { withDocumentedTypes } from './error-code.js';
 import { resolvers } from './resolvers.js';
 
 const rootDescriptions = {
-  Query:
-    'Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after).',
+  Query: 'Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after).',
   Mutation: 'Changes. Each answers FORBIDDEN to an API key without the scope it needs.',
   Subscription: 'Live events over graphql-ws at the same /graphql path.',
 };

@@ -38,7 +38,13 @@ export async function signIn(t: Pick<TestApp, 'rest'>, email: string, deviceId =
   if (res.body.requiresDeviceApproval) {
     res = await t.rest('POST', '/auth/login', { email, password: TEST_PASSWORD, deviceData, deviceApproved: true });
   }
-  const body = res.body as { success?: boolean; token?: string; user?: { id: string }; deviceSession?: { id: string }; message?: string };
+  const body = res.body as {
+    success?: boolean;
+    token?: string;
+    user?: { id: string };
+    deviceSession?: { id: string };
+    message?: string;
+  };
   if (!body.success || !body.token || !body.user || !body.deviceSession) {
     throw new Error(`sign-in failed (${res.status}): ${body.message ?? JSON.stringify(res.body)}`);
   }

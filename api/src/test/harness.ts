@@ -29,8 +29,17 @@ export interface TestApp {
   app: App;
   url: string;
   config: AppConfig;
-  rest<T = Record<string, unknown>>(method: string, route: string, body?: unknown, options?: CallOptions): Promise<RestResponse<T>>;
-  gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, options?: CallOptions): Promise<GqlResponse<T>>;
+  rest<T = Record<string, unknown>>(
+    method: string,
+    route: string,
+    body?: unknown,
+    options?: CallOptions,
+  ): Promise<RestResponse<T>>;
+  gql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<GqlResponse<T>>;
   close(): Promise<void>;
 }
 
@@ -73,7 +82,9 @@ export function restCaller(url: string): TestApp['rest'] {
 }
 
 /** Starts the real app (createApp) on a random loopback port over a clean database. */
-export async function startTestApp(options: StartOptions = {}): Promise<TestApp & { databaseUrl?: string; dataDir: string }> {
+export async function startTestApp(
+  options: StartOptions = {},
+): Promise<TestApp & { databaseUrl?: string; dataDir: string }> {
   const db = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'pal-test-'));
   const config = loadConfig({

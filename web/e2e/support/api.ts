@@ -41,18 +41,32 @@ export function adminApi(): Promise<ApiSession> {
 }
 
 /** Creates an ordinary user through the admin API; each test gets its own. */
-export async function createUser(name = 'Test Listener'): Promise<{ id: string; email: string; password: string; name: string }> {
+export async function createUser(
+  name = 'Test Listener',
+): Promise<{ id: string; email: string; password: string; name: string }> {
   const email = `listener-${randomUUID().slice(0, 8)}@e2e.test`;
   const admin = await adminApi();
-  const res = await rest<{ data: { id: string } }>('POST', '/admin/users', { name, email, password: USER_PASSWORD, role: 'user' }, admin);
+  const res = await rest<{ data: { id: string } }>(
+    'POST',
+    '/admin/users',
+    { name, email, password: USER_PASSWORD, role: 'user' },
+    admin,
+  );
   if (res.status >= 300) throw new Error(`could not create user: ${JSON.stringify(res.body)}`);
   return { id: res.body.data.id, email, password: USER_PASSWORD, name };
 }
 
 /** A second administrator, for flows that need an account exempt from the device lock. */
-export async function createAdmin(name = 'Second Admin'): Promise<{ id: string; email: string; password: string; name: string }> {
+export async function createAdmin(
+  name = 'Second Admin',
+): Promise<{ id: string; email: string; password: string; name: string }> {
   const email = `admin-${randomUUID().slice(0, 8)}@e2e.test`;
-  const res = await rest<{ data: { id: string } }>('POST', '/admin/users', { name, email, password: USER_PASSWORD, role: 'admin' }, await adminApi());
+  const res = await rest<{ data: { id: string } }>(
+    'POST',
+    '/admin/users',
+    { name, email, password: USER_PASSWORD, role: 'admin' },
+    await adminApi(),
+  );
   if (res.status >= 300) throw new Error(`could not create admin: ${JSON.stringify(res.body)}`);
   return { id: res.body.data.id, email, password: USER_PASSWORD, name };
 }

@@ -37,7 +37,12 @@ export async function setup(project: TestProject): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error('the server exited during start-up: see test-results/e2e-server.log');
-    if (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false)) {
+    if (
+      await fetch(`${baseUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
       project.provide('baseUrl', baseUrl);
       project.provide('dataDir', dataDir);
       return;

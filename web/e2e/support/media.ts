@@ -60,7 +60,11 @@ export async function uploadAudio(
 ): Promise<{ id: string; title: string }> {
   const file = audio ?? makeAudio(seconds);
   const form = new FormData();
-  form.set('audio', new Blob([new Uint8Array(readFileSync(file))], { type: 'audio/mpeg' }), `${title.replace(/\W+/g, '-')}.mp3`);
+  form.set(
+    'audio',
+    new Blob([new Uint8Array(readFileSync(file))], { type: 'audio/mpeg' }),
+    `${title.replace(/\W+/g, '-')}.mp3`,
+  );
   form.set('title', title);
   form.set('description', description);
   form.set('isPublic', String(isPublic));

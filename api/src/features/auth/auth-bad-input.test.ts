@@ -44,7 +44,10 @@ describe('bad input to the auth endpoints', () => {
     [{ email: 'a@b.co' }, 'Please enter both email and password'],
     [{ email: 'nope', password: 'x', deviceData: { deviceId: 'device-123456' } }, 'Please enter a valid email address'],
     [{ email: 'a@b.co', password: 'xxxxxxxx' }, 'deviceData'],
-    [{ email: 'a@b.co', password: 'x'.repeat(10_000), deviceData: { deviceId: 'device-123456' } }, 'Invalid email or password'],
+    [
+      { email: 'a@b.co', password: 'x'.repeat(10_000), deviceData: { deviceId: 'device-123456' } },
+      'Invalid email or password',
+    ],
     [{ email: `${'a'.repeat(300)}@b.co`, password: 'x', deviceData: { deviceId: 'device-123456' } }, 'at most 254'],
     [{ email: 'a@b.co', password: 'xxxxxxxx', deviceData: { deviceId: 'x'.repeat(500) } }, 'deviceId'],
     [{ email: 123, password: ['x'], deviceData: 'no' }, 'Please enter both email and password'],
@@ -55,7 +58,12 @@ describe('bad input to the auth endpoints', () => {
   });
 
   it('refuses over-long profile fields and changes nothing', async () => {
-    const res = await t.rest('PUT', '/auth/updatedetails', { name: 'n'.repeat(101), email: 'fine@example.com' }, session);
+    const res = await t.rest(
+      'PUT',
+      '/auth/updatedetails',
+      { name: 'n'.repeat(101), email: 'fine@example.com' },
+      session,
+    );
     await expectClientError(res, 400, 'BAD_USER_INPUT');
     const me = await t.rest<{ data: { name: string } }>('GET', '/auth/me', undefined, session);
     expect(me.body.data.name).toBe('Bad Input');
@@ -68,7 +76,8 @@ describe('bad input to the auth endpoints', () => {
 });
 
 describe('bad tokens', () => {
-  const call = (token: string, deviceId = session.deviceId) => t.rest('GET', '/auth/me', undefined, { token, deviceId });
+  const call = (token: string, deviceId = session.deviceId) =>
+    t.rest('GET', '/auth/me', undefined, { token, deviceId });
 
   it('refuses a token with alg none', async () => {
     const token = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: session.userId, sid: session.sessionId, iss: 'protected-audio-library' })}.`;
@@ -121,7 +130,11 @@ describe('audit log', () => {
   it('records security events, newest first, for administrators only', async () => {
     const admin = await createAdminSession(t);
     const query = '{ auditLog(limit: 5) { total items { action email ipAddress deviceId createdAt } } }';
-    const res = await t.gql<{ auditLog: { total: number; items: { action: string; createdAt: string }[] } }>(query, {}, admin);
+    const res = await t.gql<{ auditLog: { total: number; items: { action: string; createdAt: string }[] } }>(
+      query,
+      {},
+      admin,
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data?.auditLog.total).toBeGreaterThan(3);
     expect(res.data?.auditLog.items[0]).toMatchObject({ action: 'login.success', deviceId: admin.deviceId });

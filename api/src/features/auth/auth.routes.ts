@@ -52,7 +52,11 @@ export function authRoutes(): Router {
 
   router.delete('/devices/others', async (_req, res) => {
     const count = await devices.deactivateOtherDevices(res.locals.ctx);
-    sendData(res, { deactivatedCount: count }, { deactivatedCount: count, message: `Successfully deactivated ${count} device(s)` });
+    sendData(
+      res,
+      { deactivatedCount: count },
+      { deactivatedCount: count, message: `Successfully deactivated ${count} device(s)` },
+    );
   });
 
   router.delete('/devices/:deviceId', async (req, res) => {

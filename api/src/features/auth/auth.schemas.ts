@@ -13,11 +13,7 @@ export const passwordSchema = z
   .min(8, 'Password must be at least 8 characters')
   .max(128, 'Password must be at most 128 characters');
 
-export const nameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Name is required')
-  .max(100, 'Name must be at most 100 characters');
+export const nameSchema = z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters');
 
 const shortText = (max: number) => z.string().max(max).optional().nullable();
 
@@ -33,7 +29,10 @@ export const deviceDataSchema = z.object({
   language: shortText(35),
   platform: shortText(64),
   cookieEnabled: z.boolean().optional().nullable(),
-  doNotTrack: z.union([z.string().max(16), z.boolean()]).optional().nullable(),
+  doNotTrack: z
+    .union([z.string().max(16), z.boolean()])
+    .optional()
+    .nullable(),
   browser: shortText(40),
   os: shortText(40),
   deviceType: shortText(20),
@@ -41,8 +40,15 @@ export const deviceDataSchema = z.object({
 export type DeviceData = z.infer<typeof deviceDataSchema>;
 
 export const loginSchema = z.object({
-  email: z.string({ error: 'Please enter both email and password' }).min(1, 'Please enter both email and password').pipe(emailSchema).meta({ format: 'email' }),
-  password: z.string({ error: 'Please enter both email and password' }).min(1, 'Please enter both email and password').max(128, 'Invalid email or password'),
+  email: z
+    .string({ error: 'Please enter both email and password' })
+    .min(1, 'Please enter both email and password')
+    .pipe(emailSchema)
+    .meta({ format: 'email' }),
+  password: z
+    .string({ error: 'Please enter both email and password' })
+    .min(1, 'Please enter both email and password')
+    .max(128, 'Invalid email or password'),
   deviceApproved: z.boolean().optional().default(false),
   deviceData: deviceDataSchema,
 });

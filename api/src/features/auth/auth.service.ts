@@ -85,4 +85,3 @@ export async function updateMyDetails(ctx: Ctx, rawInput: UpdateDetailsInput): P
   await ctx.em.flush();
   return user;
 }
-

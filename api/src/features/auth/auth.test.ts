@@ -18,9 +18,18 @@ describe('login and the single-device policy', () => {
   it('asks for approval on a first device, then signs in on the approved repeat', async () => {
     const user = await createUser(t);
     const deviceId = newDeviceId();
-    const first = await t.rest('POST', '/auth/login', { email: user.email, password: TEST_PASSWORD, deviceData: deviceData(deviceId) });
+    const first = await t.rest('POST', '/auth/login', {
+      email: user.email,
+      password: TEST_PASSWORD,
+      deviceData: deviceData(deviceId),
+    });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ success: false, requiresDeviceApproval: true, message: POLICY_MESSAGE, token: null });
+    expect(first.body).toMatchObject({
+      success: false,
+      requiresDeviceApproval: true,
+      message: POLICY_MESSAGE,
+      token: null,
+    });
 
     const approved = await t.rest<Record<string, unknown>>('POST', '/auth/login', {
       email: user.email.toUpperCase(),
@@ -45,7 +54,11 @@ describe('login and the single-device policy', () => {
     expect(gqlMe.data?.me).toEqual({ email: user.email, sessionCount: 1, hasMultipleSessions: false });
 
     // The same device signs in again without approval.
-    const again = await t.rest('POST', '/auth/login', { email: user.email, password: TEST_PASSWORD, deviceData: deviceData(deviceId) });
+    const again = await t.rest('POST', '/auth/login', {
+      email: user.email,
+      password: TEST_PASSWORD,
+      deviceData: deviceData(deviceId),
+    });
     expect(again.body).toMatchObject({ success: true });
   });
 
@@ -74,14 +87,21 @@ describe('login and the single-device policy', () => {
       expect(gql.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
 
       // Even the original device cannot sign in until an administrator unlocks.
-      const retry = await t.rest('POST', '/auth/login', { email: user.email, password: TEST_PASSWORD, deviceData: deviceData(first.deviceId) });
+      const retry = await t.rest('POST', '/auth/login', {
+        email: user.email,
+        password: TEST_PASSWORD,
+        deviceData: deviceData(first.deviceId),
+      });
       expect(retry.status).toBe(403);
       expect(retry.body).toMatchObject({ error: { code: 'ACCOUNT_LOCKED' } });
 
       const admin = await createAdminSession(t);
       const unlock = await t.rest('PATCH', `/admin/users/${user.id}/unlock`, undefined, admin);
       expect(unlock.status).toBe(200);
-      expect(unlock.body).toMatchObject({ message: `User ${user.email} has been unlocked successfully`, data: { isLocked: false, lockUntil: null } });
+      expect(unlock.body).toMatchObject({
+        message: `User ${user.email} has been unlocked successfully`,
+        data: { isLocked: false, lockUntil: null },
+      });
 
       const afterUnlock = await signIn(t, user.email, first.deviceId);
       expect((await t.rest('GET', '/auth/me', undefined, afterUnlock)).status).toBe(200);
@@ -100,7 +120,11 @@ describe('login and the single-device policy', () => {
     for (let i = 0; i < 5; i++) {
       const res = await attempt('wrong-password');
       expect(res.status).toBe(401);
-      expect(res.body).toMatchObject({ success: false, message: 'Invalid email or password', error: { code: 'UNAUTHENTICATED' } });
+      expect(res.body).toMatchObject({
+        success: false,
+        message: 'Invalid email or password',
+        error: { code: 'UNAUTHENTICATED' },
+      });
     }
     const locked = await attempt(TEST_PASSWORD);
     expect(locked.status).toBe(429);
@@ -114,7 +138,11 @@ describe('login and the single-device policy', () => {
   it('counts wrong passwords sent all at once, so a burst of guesses locks sign-in too', async () => {
     const user = await createUser(t);
     const guess = () =>
-      t.rest('POST', '/auth/login', { email: user.email, password: 'wrong-password', deviceData: deviceData(newDeviceId()) });
+      t.rest('POST', '/auth/login', {
+        email: user.email,
+        password: 'wrong-password',
+        deviceData: deviceData(newDeviceId()),
+      });
     const statuses = (await Promise.all(Array.from({ length: 8 }, guess))).map((r) => r.status);
     expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(5);
     const right = await t.rest('POST', '/auth/login', {
@@ -127,7 +155,11 @@ describe('login and the single-device policy', () => {
   });
 
   it('answers an unknown email exactly as a wrong password', async () => {
-    const res = await t.rest('POST', '/auth/login', { email: 'nobody@example.com', password: 'whatever1', deviceData: deviceData(newDeviceId()) });
+    const res = await t.rest('POST', '/auth/login', {
+      email: 'nobody@example.com',
+      password: 'whatever1',
+      deviceData: deviceData(newDeviceId()),
+    });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ message: 'Invalid email or password' });
   });
@@ -137,7 +169,11 @@ describe('login and the single-device policy', () => {
     const answers = async (email: string) => {
       const seen = [];
       for (let i = 0; i < 7; i++) {
-        const res = await t.rest('POST', '/auth/login', { email, password: 'wrong-password', deviceData: deviceData(newDeviceId()) });
+        const res = await t.rest('POST', '/auth/login', {
+          email,
+          password: 'wrong-password',
+          deviceData: deviceData(newDeviceId()),
+        });
         seen.push([res.status, (res.body as { message: string }).message]);
       }
       return seen;
@@ -192,7 +228,12 @@ describe('devices', () => {
     const stream = await subscribeSecurityEvents(t.url, s);
     const admin = await createAdminSession(t);
     try {
-      const list = await t.rest<{ data: { id: string }[] }>('GET', `/admin/users/${user.id}/sessions`, undefined, admin);
+      const list = await t.rest<{ data: { id: string }[] }>(
+        'GET',
+        `/admin/users/${user.id}/sessions`,
+        undefined,
+        admin,
+      );
       expect(list.body.data.map((x) => x.id)).toEqual([s.sessionId]);
       const forbidden = await t.rest('GET', `/admin/users/${user.id}/sessions`, undefined, s);
       expect(forbidden.status).toBe(403);
@@ -212,7 +253,11 @@ describe('rate limiting per address', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const res = await limited.rest('POST', '/auth/login', { email: 'x@example.com', password: 'whatever1', deviceData: deviceData(newDeviceId()) });
+        const res = await limited.rest('POST', '/auth/login', {
+          email: 'x@example.com',
+          password: 'whatever1',
+          deviceData: deviceData(newDeviceId()),
+        });
         statuses.push(res.status);
       }
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
@@ -235,7 +280,12 @@ describe('own details', () => {
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ success: false, message: 'Too many email changes. Please try again later.' });
     // The name alone may still change.
-    const renamed = await t.rest('PUT', '/auth/updatedetails', { name: 'Renamed', email: `free-4-${user.email}` }, session);
+    const renamed = await t.rest(
+      'PUT',
+      '/auth/updatedetails',
+      { name: 'Renamed', email: `free-4-${user.email}` },
+      session,
+    );
     expect(renamed.status).toBe(200);
   });
 });

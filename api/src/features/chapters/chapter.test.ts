@@ -203,7 +203,10 @@ describe('chapters over GraphQL', () => {
     });
     const received: unknown[] = [];
     const stop = client.subscribe(
-      { query: 'subscription($id: ID!) { chapterEvents(fileId: $id) { chapterId status } }', variables: { id: file.id } },
+      {
+        query: 'subscription($id: ID!) { chapterEvents(fileId: $id) { chapterId status } }',
+        variables: { id: file.id },
+      },
       { next: (result) => received.push(result), error: (err) => received.push({ error: err }), complete: () => {} },
     );
     await new Promise((r) => setTimeout(r, 300));

@@ -11,13 +11,7 @@ import { publishSecurityEvent } from '../auth/security-events.js';
 import { ChapterSegment } from '../chapters/chapter-segment.entity.js';
 import { Chapter } from '../chapters/chapter.entity.js';
 import { AudioFile } from './audio-file.entity.js';
-import {
-  removeCover,
-  setCover,
-  storedCoverPaths,
-  type CoverWrite,
-  type ReceivedCover,
-} from './cover-storage.js';
+import { removeCover, setCover, storedCoverPaths, type CoverWrite, type ReceivedCover } from './cover-storage.js';
 import { Cover } from './cover.entity.js';
 import { fileStatusSchema, updateFileSchema } from './files.schemas.js';
 import {

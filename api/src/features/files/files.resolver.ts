@@ -30,8 +30,7 @@ export class LibraryResolver {
   }
 
   @Query(() => AudioFileConnection, {
-    description:
-      'The library as a cursor connection, for sync: the same files, visibility and orders as audioFiles.',
+    description: 'The library as a cursor connection, for sync: the same files, visibility and orders as audioFiles.',
   })
   audioFilesConnection(
     @Args(() => LibraryFilterArgs) filter: LibraryFilterArgs,

@@ -34,7 +34,10 @@ export function libraryOrder(caller: Caller, sort: string | null | undefined): O
         ],
       };
     case LibrarySort.DURATION:
-      return { name: 'files:DURATION', keys: [{ sql: 'audio_files.duration', type: 'float8', direction: 'asc' }, ID_LAST] };
+      return {
+        name: 'files:DURATION',
+        keys: [{ sql: 'audio_files.duration', type: 'float8', direction: 'asc' }, ID_LAST],
+      };
     case LibrarySort.RECENTLY_PLAYED:
       return {
         name: 'files:RECENTLY_PLAYED',

@@ -43,7 +43,10 @@ const ADMIN_USERS = `{ adminUsers(limit: 100) { total items { id name sessionCou
 /** The cursor forms, a page of 100 past the first row: keyset reads, no OFFSET. */
 const connection = (field: string, node: string) =>
   `query ($after: String) { ${field}(first: 100, after: $after) { totalCount edges { node { ${node} } } } }`;
-const LIBRARY_CONNECTION = connection('audioFilesConnection', 'id title coverUrl chapters { id } progress { position }');
+const LIBRARY_CONNECTION = connection(
+  'audioFilesConnection',
+  'id title coverUrl chapters { id } progress { position }',
+);
 const ADMIN_FILES_CONNECTION = connection('adminFilesConnection', 'id fileAccesses { id user { id } } chapters { id }');
 const ADMIN_USERS_CONNECTION = connection('adminUsersConnection', 'id sessionCount hasMultipleSessions');
 

@@ -193,7 +193,13 @@ async function streamRange(
       }, RECHECK_MS)
     : undefined;
   try {
-    await (tap ? pipeline(stream, metered(tap, () => res.flushHeaders()), res) : pipeline(stream, res));
+    await (tap
+      ? pipeline(
+          stream,
+          metered(tap, () => res.flushHeaders()),
+          res,
+        )
+      : pipeline(stream, res));
   } catch (err) {
     // A client that goes away mid-stream is normal for media, as is one cut off by a re-check;
     // anything else is a server fault.

@@ -10,7 +10,10 @@ export function userSessionsRoutes(): Router {
 
   router.get('/admin/users/:id/sessions', async (req, res) => {
     const list = await sessions.listUserSessions(res.locals.ctx, req.params.id);
-    sendData(res, list.map((s) => deviceView(s)));
+    sendData(
+      res,
+      list.map((s) => deviceView(s)),
+    );
   });
 
   router.delete('/admin/users/:id/sessions/:sessionId', async (req, res) => {

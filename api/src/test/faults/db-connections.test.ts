@@ -55,7 +55,11 @@ let batch = 0;
 async function addThreeChapters(): Promise<Outcome & { label: string }> {
   const n = ++batch;
   const label = `batch-${n}`;
-  const chapters = [0, 1, 2].map((i) => ({ label: `${label}-${i}`, startTime: n * 10 + i * 3, endTime: n * 10 + i * 3 + 3 }));
+  const chapters = [0, 1, 2].map((i) => ({
+    label: `${label}-${i}`,
+    startTime: n * 10 + i * 3,
+    endTime: n * 10 + i * 3 + 3,
+  }));
   const res = await t.rest('POST', `/files/${fileId}/chapters`, { chapters }, admin);
   return { status: res.status, text: JSON.stringify(res.body), label };
 }
@@ -63,7 +67,11 @@ async function addThreeChapters(): Promise<Outcome & { label: string }> {
 async function readLibrary(): Promise<Outcome> {
   const res = await fetch(`${t.url}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}`, 'x-device-id': admin.deviceId },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${admin.token}`,
+      'x-device-id': admin.deviceId,
+    },
     body: JSON.stringify({ query: '{ audioFiles(limit: 20) { total items { id title chapters { id } } } }' }),
   });
   const text = await res.text();
@@ -96,7 +104,8 @@ describe('PostgreSQL drops the connections under load', () => {
     // In flight: a clean answer either way; a 5xx carries the error body, never a stack or SQL.
     for (const o of [...outcomes, ...writes]) {
       expectNoLeak(o.text, `${o.status} ${o.text.slice(0, 200)}`);
-      if (o.status >= 500) expect(o.text, o.text.slice(0, 200)).toMatch(/"code":"INTERNAL"|"code":"INTERNAL_SERVER_ERROR"/);
+      if (o.status >= 500)
+        expect(o.text, o.text.slice(0, 200)).toMatch(/"code":"INTERNAL"|"code":"INTERNAL_SERVER_ERROR"/);
     }
 
     // Afterwards it works again by itself, every time.

@@ -6,11 +6,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
  */
 export async function dataSnapshot(orm: MikroORM): Promise<Record<string, string>> {
   const connection = orm.em.getConnection();
-  const tables = (await connection.execute<{ table_name: string }[]>(
-    `select table_name from information_schema.tables
+  const tables = (
+    await connection.execute<{ table_name: string }[]>(
+      `select table_name from information_schema.tables
       where table_schema = 'public' and table_type = 'BASE TABLE' and table_name <> 'mikro_orm_migrations'
       order by table_name`,
-  )).map((r) => r.table_name);
+    )
+  ).map((r) => r.table_name);
   const parts = tables.map(
     (name) =>
       `select '${name}' as name, count(*)::text || ':' || coalesce(md5(string_agg(r, '|' order by r)), '') as digest

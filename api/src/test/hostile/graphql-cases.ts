@@ -135,11 +135,21 @@ function variantsFor(field: GraphQLField<unknown, unknown>): GraphqlVariant[] {
       }
       if (named.name === 'JSONObject') {
         // Valid JSON, just deep: it may be stored (the body limit bounds it) but must not crash anything.
-        variants.push({ label: `${where}: 2000 levels deep`, variables: put(nested(2000)), mustBeRefused: false, core: false });
+        variants.push({
+          label: `${where}: 2000 levels deep`,
+          variables: put(nested(2000)),
+          mustBeRefused: false,
+          core: false,
+        });
       }
       if (isListType(isNonNullType(slot.type) ? slot.type.ofType : slot.type)) {
         const [item] = baseValue(slot.type, fieldName) as unknown[];
-        variants.push({ label: `${where}: 2000 items`, variables: put(Array(2000).fill(item)), mustBeRefused: false, core: false });
+        variants.push({
+          label: `${where}: 2000 items`,
+          variables: put(Array(2000).fill(item)),
+          mustBeRefused: false,
+          core: false,
+        });
       }
       if (!isLeafType(named) || isEnumType(named) || !['String', 'ID'].includes(named.name)) continue;
       const texts = named.name === 'ID' ? idPayloads : [...textPayloads, OVERLONG];

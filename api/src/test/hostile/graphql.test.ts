@@ -62,7 +62,8 @@ async function runVariant(kind: string, document: string, v: GraphqlVariant, per
   const context = `${persona}: ${v.label}: ${JSON.stringify(body).slice(0, 300)}`;
   for (const error of body.errors ?? []) expect(error.extensions?.code, context).not.toBe('INTERNAL');
   const result = body.data ? Object.values(body.data)[0] : null;
-  const refused = (body.errors?.length ?? 0) > 0 || result === null || (result as { success?: boolean }).success === false;
+  const refused =
+    (body.errors?.length ?? 0) > 0 || result === null || (result as { success?: boolean }).success === false;
   if (v.mustBeRefused) expect(refused, context).toBe(true);
   if (refused || kind !== 'mutation') return false;
   if (v.stored) {
@@ -137,11 +138,15 @@ describe('hostile GraphQL documents', () => {
     const { body } = await anonymous({ query }, 'exponential fragments');
     expect(Date.now() - started).toBeLessThan(2000);
     expect(body.errors?.length).toBeGreaterThan(0);
-    expect(codes(body).every((c) => c === 'BAD_USER_INPUT'), JSON.stringify(codes(body))).toBe(true);
+    expect(
+      codes(body).every((c) => c === 'BAD_USER_INPUT'),
+      JSON.stringify(codes(body)),
+    ).toBe(true);
   });
 
   it('runs at most 20 top-level fields per operation, however they are aliased', async () => {
-    const aliased = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
+    const aliased = (n: number, field: string) =>
+      `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
     const within = await admin({ query: aliased(20, 'audioFiles(limit: 100) { total }') }, 'twenty lists');
     expect(within.body.errors).toBeUndefined();
     for (const [label, query] of Object.entries({
@@ -166,7 +171,10 @@ describe('hostile GraphQL documents', () => {
     for (const [label, query] of Object.entries({ deepSelection, wide, aliasesOfMe, cycle, directives })) {
       const { body } = await admin({ query }, label);
       expect(body.errors?.length, label).toBeGreaterThan(0);
-      expect(codes(body).every((c) => c === 'BAD_USER_INPUT'), `${label}: ${JSON.stringify(codes(body))}`).toBe(true);
+      expect(
+        codes(body).every((c) => c === 'BAD_USER_INPUT'),
+        `${label}: ${JSON.stringify(codes(body))}`,
+      ).toBe(true);
     }
   });
 
@@ -174,19 +182,50 @@ describe('hostile GraphQL documents', () => {
     const base = { method: 'POST', path: '/graphql' };
     const json = { 'content-type': 'application/json' };
     const requests: [string, Parameters<typeof sendSafely>[1]][] = [
-      ['batch', { ...base, headers: json, body: JSON.stringify([{ query: '{ me { id } }' }, { query: '{ me { id } }' }]) }],
+      [
+        'batch',
+        { ...base, headers: json, body: JSON.stringify([{ query: '{ me { id } }' }, { query: '{ me { id } }' }]) },
+      ],
       ['broken JSON', { ...base, headers: json, body: '{"query": "{ me { id } }"' }],
       ['query not a string', { ...base, headers: json, body: JSON.stringify({ query: 42 }) }],
-      ['variables not an object', { ...base, headers: json, body: JSON.stringify({ query: '{ me { id } }', variables: 'x' }) }],
-      ['unknown operation name', { ...base, headers: json, body: JSON.stringify({ query: 'query A { me { id } }', operationName: 'B' }) }],
-      ['two operations, none named', { ...base, headers: json, body: JSON.stringify({ query: 'query A { me { id } } query B { me { id } }' }) }],
+      [
+        'variables not an object',
+        { ...base, headers: json, body: JSON.stringify({ query: '{ me { id } }', variables: 'x' }) },
+      ],
+      [
+        'unknown operation name',
+        { ...base, headers: json, body: JSON.stringify({ query: 'query A { me { id } }', operationName: 'B' }) },
+      ],
+      [
+        'two operations, none named',
+        { ...base, headers: json, body: JSON.stringify({ query: 'query A { me { id } } query B { me { id } }' }) },
+      ],
       ['no query', { ...base, headers: json, body: '{}' }],
       ['text/plain (CSRF)', { ...base, headers: { 'content-type': 'text/plain' }, body: '{"query":"{ me { id } }"}' }],
-      ['form (CSRF)', { ...base, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7Bme%7Bid%7D%7D' }],
-      ['over 100 kB', { ...base, headers: json, body: JSON.stringify({ query: `{ me { id } } #${'x'.repeat(150_000)}` }) }],
-      ['mutation over GET', { method: 'GET', path: `/graphql?query=${encodeURIComponent('mutation { logout }')}`, headers: { 'apollo-require-preflight': '1' } }],
-      ['subscription over HTTP', { ...base, headers: json, body: JSON.stringify({ query: 'subscription { securityEvents { type } }' }) }],
-      ['huge header', { ...base, headers: { ...json, 'x-padding': 'x'.repeat(20_000) }, body: '{"query":"{ __typename }"}' }],
+      [
+        'form (CSRF)',
+        { ...base, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7Bme%7Bid%7D%7D' },
+      ],
+      [
+        'over 100 kB',
+        { ...base, headers: json, body: JSON.stringify({ query: `{ me { id } } #${'x'.repeat(150_000)}` }) },
+      ],
+      [
+        'mutation over GET',
+        {
+          method: 'GET',
+          path: `/graphql?query=${encodeURIComponent('mutation { logout }')}`,
+          headers: { 'apollo-require-preflight': '1' },
+        },
+      ],
+      [
+        'subscription over HTTP',
+        { ...base, headers: json, body: JSON.stringify({ query: 'subscription { securityEvents { type } }' }) },
+      ],
+      [
+        'huge header',
+        { ...base, headers: { ...json, 'x-padding': 'x'.repeat(20_000) }, body: '{"query":"{ __typename }"}' },
+      ],
     ];
     for (const [label, req] of requests) {
       if (label === 'huge header') {
@@ -236,12 +275,19 @@ describe('the WebSocket', () => {
   it('serves subscriptions only, under the HTTP limits, with errors worded as over HTTP', async () => {
     expect(await overSocket('subscription { securityEvents { type } }')).toBe('ok');
     const query = await overSocket('{ me { id } }');
-    expect(query).toEqual([expect.objectContaining({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/Only subscriptions/) })]);
+    expect(query).toEqual([
+      expect.objectContaining({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/Only subscriptions/) }),
+    ]);
     const mutation = await overSocket('mutation { logout }');
     expect(mutation).toEqual([expect.objectContaining({ code: 'BAD_USER_INPUT' })]);
     const wide = `subscription { securityEvents { ${Array.from({ length: 1600 }, (_, i) => `a${i}: type`).join(' ')} } }`;
-    expect(await overSocket(wide)).toEqual([expect.objectContaining({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/too many fields/) })]);
-    const fragments = Array.from({ length: 30 }, (_, i) => `fragment F${i} on SecurityEvent { ...F${i + 1} ...F${i + 1} }`);
+    expect(await overSocket(wide)).toEqual([
+      expect.objectContaining({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/too many fields/) }),
+    ]);
+    const fragments = Array.from(
+      { length: 30 },
+      (_, i) => `fragment F${i} on SecurityEvent { ...F${i + 1} ...F${i + 1} }`,
+    );
     const exploding = `subscription { securityEvents { ...F0 } } ${fragments.join(' ')} fragment F30 on SecurityEvent { ...Missing }`;
     const started = Date.now();
     const refused = await overSocket(exploding);

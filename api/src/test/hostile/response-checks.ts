@@ -106,7 +106,9 @@ export function expectSecurityHeaders(res: RawResponse, label: string): void {
   }
   expect(header(res, 'x-content-type-options'), `${label}: nosniff`).toBe('nosniff');
   expect(header(res, 'x-frame-options').toUpperCase(), `${label}: frame denial`).toBe('DENY');
-  expect(header(res, 'referrer-policy'), `${label}: Referrer-Policy`).toMatch(/^(no-referrer|same-origin|strict-origin)/);
+  expect(header(res, 'referrer-policy'), `${label}: Referrer-Policy`).toMatch(
+    /^(no-referrer|same-origin|strict-origin)/,
+  );
   const cookies = res.headers['set-cookie'] ?? [];
   for (const cookie of Array.isArray(cookies) ? cookies : [cookies]) {
     expect(cookie, `${label}: cookie flags`).toMatch(/;\s*HttpOnly/i);

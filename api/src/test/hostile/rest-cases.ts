@@ -96,7 +96,10 @@ function wrongValues(schema: Schema): unknown[] {
 
 /** Every route of the router, with hostile ids in its path, hostile bodies and query strings. */
 export function restCases(): RestRouteCases[] {
-  const paths = openApiDocument().paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  const paths = openApiDocument().paths as Record<
+    string,
+    Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>
+  >;
   return restOperations().map((operation) => {
     const [method, route] = operation.split(' ');
     const params = [...route.matchAll(/:(\w+)/g)].map(([, name]) => name);
@@ -112,11 +115,29 @@ export function restCases(): RestRouteCases[] {
 
     for (const param of params) {
       idPayloads.forEach((id, i) => {
-        add({ label: `${param} = ${id.slice(0, 40)}`, path: fill({ [param]: encodeURIComponent(id) }), body: baseBody, mustBeRefused: false, core: i % 4 === 0 });
+        add({
+          label: `${param} = ${id.slice(0, 40)}`,
+          path: fill({ [param]: encodeURIComponent(id) }),
+          body: baseBody,
+          mustBeRefused: false,
+          core: i % 4 === 0,
+        });
       });
       // Unencoded, as a hand-written client would send it: the segments must not climb out of the route.
-      add({ label: `${param} raw traversal`, path: fill({ [param]: '../../../../etc/passwd' }), body: baseBody, mustBeRefused: false, core: true });
-      add({ label: `${param} with NUL`, path: fill({ [param]: 'abc%00def' }), body: baseBody, mustBeRefused: true, core: true });
+      add({
+        label: `${param} raw traversal`,
+        path: fill({ [param]: '../../../../etc/passwd' }),
+        body: baseBody,
+        mustBeRefused: false,
+        core: true,
+      });
+      add({
+        label: `${param} with NUL`,
+        path: fill({ [param]: 'abc%00def' }),
+        body: baseBody,
+        mustBeRefused: true,
+        core: true,
+      });
     }
     if (method === 'GET') {
       for (const query of [
@@ -135,23 +156,63 @@ export function restCases(): RestRouteCases[] {
         const broken = i < 3;
         // Well-formed but odd JSON only goes where a JSON body is read; elsewhere (logout) it would just be ignored.
         if (!broken && !bodySchema) return;
-        add({ label: `body ${body.slice(0, 30)}`, path: fill({}), headers: json, body, mustBeRefused: broken, core: i === 0 });
+        add({
+          label: `body ${body.slice(0, 30)}`,
+          path: fill({}),
+          headers: json,
+          body,
+          mustBeRefused: broken,
+          core: i === 0,
+        });
       });
-      add({ label: 'body over 100 kB', path: fill({}), headers: json, body: JSON.stringify({ pad: 'x'.repeat(150_000) }), mustBeRefused: true, core: true });
-      add({ label: 'XML body', path: fill({}), headers: { 'content-type': 'application/xml' }, body: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>', mustBeRefused: !doc?.requestBody?.content['multipart/form-data'], core: true });
+      add({
+        label: 'body over 100 kB',
+        path: fill({}),
+        headers: json,
+        body: JSON.stringify({ pad: 'x'.repeat(150_000) }),
+        mustBeRefused: true,
+        core: true,
+      });
+      add({
+        label: 'XML body',
+        path: fill({}),
+        headers: { 'content-type': 'application/xml' },
+        body: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
+        mustBeRefused: !doc?.requestBody?.content['multipart/form-data'],
+        core: true,
+      });
       if (doc?.requestBody?.content['multipart/form-data']) {
-        add({ label: 'broken multipart', path: fill({}), headers: { 'content-type': 'multipart/form-data; boundary=zzz' }, body: '--zzz\r\nContent-Disposition: form-data; name="audio"; filename="../../../x.mp3"\r\n\r\nnot closed', mustBeRefused: true, core: false });
+        add({
+          label: 'broken multipart',
+          path: fill({}),
+          headers: { 'content-type': 'multipart/form-data; boundary=zzz' },
+          body: '--zzz\r\nContent-Disposition: form-data; name="audio"; filename="../../../x.mp3"\r\n\r\nnot closed',
+          mustBeRefused: true,
+          core: false,
+        });
       }
     }
     for (const slot of bodySchema ? slots(bodySchema, []) : []) {
       const where = slot.path.join('.');
       const put = (value: unknown) => JSON.stringify(setAt(base, slot.path, value));
       for (const wrong of wrongValues(slot.schema)) {
-        add({ label: `${where} = ${JSON.stringify(wrong).slice(0, 30)}`, path: fill({}), body: put(wrong), mustBeRefused: false, core: false });
+        add({
+          label: `${where} = ${JSON.stringify(wrong).slice(0, 30)}`,
+          path: fill({}),
+          body: put(wrong),
+          mustBeRefused: false,
+          core: false,
+        });
       }
       if (slot.schema.type !== undefined && slot.schema.type !== 'string') continue;
       [...textPayloads, OVERLONG].forEach((text, i) => {
-        add({ label: `${where} = ${JSON.stringify(text.slice(0, 30))}`, path: fill({}), body: put(text), mustBeRefused: false, core: i % 5 === 0 });
+        add({
+          label: `${where} = ${JSON.stringify(text.slice(0, 30))}`,
+          path: fill({}),
+          body: put(text),
+          mustBeRefused: false,
+          core: i % 5 === 0,
+        });
       });
       add({ label: `${where} with NUL`, path: fill({}), body: put(NUL_PAYLOAD), mustBeRefused: true, core: true });
     }

@@ -40,7 +40,8 @@ async function runCase(c: RestCase, persona: Persona): Promise<boolean> {
     { method: c.method, path: c.path, headers: { ...c.headers, ...credentials(sessions[persona]) }, body: c.body },
     `${persona}: ${c.label}`,
   );
-  if (c.mustBeRefused) expect(res.status, `${persona}: ${c.label}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+  if (c.mustBeRefused)
+    expect(res.status, `${persona}: ${c.label}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
   return res.status < 400 && !['GET', 'HEAD'].includes(c.method);
 }
 
@@ -63,7 +64,11 @@ describe('hostile REST input', () => {
         });
       }
       for (const persona of ['user', 'admin'] as const) {
-        const res = await rawRequest(t.url, { method: 'GET', path: '/api/v1/auth/me', headers: credentials(sessions[persona]) });
+        const res = await rawRequest(t.url, {
+          method: 'GET',
+          path: '/api/v1/auth/me',
+          headers: credentials(sessions[persona]),
+        });
         expect(res.status, `${persona} is still signed in after ${operation}`).toBe(200);
       }
     },

@@ -52,22 +52,45 @@ describe('stored hostile text', () => {
     const user = await t.rest<{ data: { id: string } }>(
       'POST',
       '/admin/users',
-      { name: text, email: `verbatim-${Date.now()}-${Math.random()}@example.com`, password: 'long-enough-password', role: 'user' },
+      {
+        name: text,
+        email: `verbatim-${Date.now()}-${Math.random()}@example.com`,
+        password: 'long-enough-password',
+        role: 'user',
+      },
       admin,
     );
     expect(user.status, JSON.stringify(user.body)).toBe(201);
     const file = await createAudioFile(t);
-    const updated = await t.rest('PUT', `/admin/files/${file.id}`, uploadForm({ title: text, description: text }), admin);
+    const updated = await t.rest(
+      'PUT',
+      `/admin/files/${file.id}`,
+      uploadForm({ title: text, description: text }),
+      admin,
+    );
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
-    const checkpoint = await t.rest('POST', '/checkpoints', { fileId: file.id, timestamp: 1, name: text, description: text }, admin);
+    const checkpoint = await t.rest(
+      'POST',
+      '/checkpoints',
+      { fileId: file.id, timestamp: 1, name: text, description: text },
+      admin,
+    );
     expect(checkpoint.status, JSON.stringify(checkpoint.body)).toBe(201);
-    const chapters = await t.rest('POST', `/files/${file.id}/chapters`, { chapters: [{ label: text, startTime: 0 }] }, admin);
+    const chapters = await t.rest(
+      'POST',
+      `/files/${file.id}/chapters`,
+      { chapters: [{ label: text, startTime: 0 }] },
+      admin,
+    );
     expect(chapters.status, JSON.stringify(chapters.body)).toBe(201);
 
     expect((await restJson(`/admin/users/${user.body.data.id}`)).data.name).toBe(text);
     const restFile = (await restJson(`/files/${file.id}`)).data;
     expect([restFile.title, restFile.description, restFile.chapters?.[0].label]).toEqual([text, text, text]);
-    const restCheckpoints = (await restJson(`/checkpoints/file/${file.id}`)).data as unknown as { name: string; description: string }[];
+    const restCheckpoints = (await restJson(`/checkpoints/file/${file.id}`)).data as unknown as {
+      name: string;
+      description: string;
+    }[];
     expect([restCheckpoints[0].name, restCheckpoints[0].description]).toEqual([text, text]);
 
     const gql = await gqlJson(
@@ -79,7 +102,11 @@ describe('stored hostile text', () => {
       { u: user.body.data.id, f: file.id },
     );
     expect(gql.data.adminUser.name).toBe(text);
-    expect([gql.data.audioFile.title, gql.data.audioFile.description, gql.data.audioFile.chapters[0].label]).toEqual([text, text, text]);
+    expect([gql.data.audioFile.title, gql.data.audioFile.description, gql.data.audioFile.chapters[0].label]).toEqual([
+      text,
+      text,
+      text,
+    ]);
     expect([gql.data.checkpoints[0].name, gql.data.checkpoints[0].description]).toEqual([text, text]);
   });
 
@@ -95,7 +122,12 @@ describe('stored hostile text', () => {
       { method: 'GET', path: `/api/v1/files/cover/${file.id}`, headers: credentials(admin) },
       { method: 'GET', path: `/api/v1/files/${file.id}`, headers: credentials(admin) },
       { method: 'GET', path: '/api/v1/auth/me', headers: { authorization: 'Bearer forged', 'x-device-id': 'x' } },
-      { method: 'POST', path: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, body: '{"email":"a@b.c","password":"x"}' },
+      {
+        method: 'POST',
+        path: '/api/v1/auth/login',
+        headers: { 'content-type': 'application/json' },
+        body: '{"email":"a@b.c","password":"x"}',
+      },
       { method: 'OPTIONS', path: '/graphql' },
     ];
     for (const req of requests) {
@@ -109,7 +141,12 @@ describe('stored hostile text', () => {
     const file = await createAudioFile(t);
     const user = await createUser(t);
     const login = { method: 'POST', path: '/api/v1/auth/login', headers: { 'content-type': 'application/json' } };
-    const signIn = { email: user.email, password: TEST_PASSWORD, deviceData: { deviceId: 'no-store-device' }, deviceApproved: true };
+    const signIn = {
+      email: user.email,
+      password: TEST_PASSWORD,
+      deviceData: { deviceId: 'no-store-device' },
+      deviceApproved: true,
+    };
     const requests = [
       { ...login, body: JSON.stringify(signIn) },
       { ...login, body: '{"email":"a@b.c","password":"x"}' },

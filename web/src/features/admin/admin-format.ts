@@ -18,7 +18,6 @@ export function formatDurationShort(totalSeconds: number): string {
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-
 export function formatDate(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleDateString() : '';
 }

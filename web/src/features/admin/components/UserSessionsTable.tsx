@@ -90,9 +90,7 @@ export function UserSessionsTable({ userId }: { userId: string }) {
                   {session.isCurrent && <Chip size="small" color="primary" label="Current Device" sx={{ ml: 1 }} />}
                 </TableCell>
                 <TableCell>{session.ipAddress ?? 'Unknown'}</TableCell>
-                <TableCell title={formatDateTime(session.lastActivity)}>
-                  {relativeTime(session.lastActivity)}
-                </TableCell>
+                <TableCell title={formatDateTime(session.lastActivity)}>{relativeTime(session.lastActivity)}</TableCell>
                 <TableCell align="right">
                   <Tooltip title="Terminate session">
                     <IconButton

@@ -129,7 +129,16 @@ export function useChapterPlayback(fileId: string, texts: ChapterPlaybackTexts =
     [],
   );
 
-  return { audioRef: attachAudio, activeChapterId, loadingChapterId, error, position, playing, playChapter, stopChapter };
+  return {
+    audioRef: attachAudio,
+    activeChapterId,
+    loadingChapterId,
+    error,
+    position,
+    playing,
+    playChapter,
+    stopChapter,
+  };
 }
 
 export type ChapterPlayback = ReturnType<typeof useChapterPlayback>;
