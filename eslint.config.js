@@ -3,6 +3,9 @@ import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+// Test files of the API, which may import anything.
+const apiTests = ['api/src/**/*.test.ts', 'api/src/test/**', 'api/src/cluster/**'];
+
 export default tseslint.config(
   {
     ignores: [
@@ -42,6 +45,41 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
+      // A feature adds to a kernel interface as `interface AppDeps extends ReturnType<typeof itsDeps> {}`.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
+    },
+  },
+  // Imports point down (STYLE.md "Layers"): the kernel and the toolkits name no feature, and only
+  // the composition root names every feature. Tests stand apart: they drive the whole app.
+  {
+    files: ['api/src/*.ts', 'api/src/http/**/*.ts', 'api/src/graphql/**/*.ts', 'api/src/db/**/*.ts'],
+    ignores: [
+      // The entry: it starts what the composition root makes.
+      'api/src/main.ts',
+      ...apiTests,
+      // Until the REST route declarations move into the features' manifests (compose/routes.ts).
+      'api/src/http/rest-routes.ts',
+      'api/src/http/rest-contracts.ts',
+      'api/src/http/byte-server.ts',
+      'api/src/http/openapi*.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '(^|/)(features|compose)/', message: 'The kernel and the toolkits import no feature.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['api/src/features/**/*.ts'],
+    ignores: apiTests,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)compose/', message: 'A feature does not import the composition root.' }] },
+      ],
     },
   },
 );

@@ -18,7 +18,7 @@ import { gql } from './lib/graphql-ops.mjs';
 import { dist, repoRoot } from './lib/paths.mjs';
 import { captureSql } from './lib/sql-capture.mjs';
 
-const { createApp } = await import(dist('app.js'));
+const { createApp } = await import(dist('compose/app.js'));
 const { loadConfig } = await import(dist('config.js'));
 const { createLogger } = await import(dist('logger.js'));
 const { signAccessToken } = await import(dist('features/auth/tokens.js'));

@@ -4,7 +4,6 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
-import { ripDetectionEnv, ripSettings, type RipSettings } from './features/rip-detection/rip-settings.js';
 
 const port = z.coerce
   .number({ error: 'PORT must be a whole number between 0 and 65535' })
@@ -84,7 +83,6 @@ const envSchema = z.object({
     .default(65),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  ...ripDetectionEnv,
 });
 
 export interface AppConfig {
@@ -121,8 +119,11 @@ export interface AppConfig {
    */
   loginRateLimitPerMinute: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** Thresholds of rip detection (rip-settings.ts). */
-  ripDetection: RipSettings;
+  /**
+   * The environment as read, blank values left out: a feature with settings of its own reads them
+   * from here with `parseEnv` when the app is made (rip detection's thresholds).
+   */
+  env: NodeJS.ProcessEnv;
 }
 
 export class ConfigError extends Error {}
@@ -130,12 +131,7 @@ export class ConfigError extends Error {}
 /** Reads and validates the environment once; throws ConfigError with a one-line reason. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const blanksRemoved = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
-  const parsed = envSchema.safeParse(blanksRemoved);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConfigError(`Invalid ${issue.path.join('.')}: ${issue.message}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(envSchema, blanksRemoved);
   const dataDir = path.resolve(e.DATA_DIR);
   // Owner only: it holds the database files (password hashes, chapter keys), the secret and the audio.
   // A folder that already exists keeps the permissions its owner gave it.
@@ -159,8 +155,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     keepAliveTimeoutSeconds: e.KEEP_ALIVE_TIMEOUT_SECONDS,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
-    ripDetection: ripSettings(e),
+    env: blanksRemoved,
   };
+}
+
+/** Environment variables read with `schema`; ConfigError with a one-line reason. */
+export function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.output<T> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid ${issue.path.join('.')}: ${issue.message}`);
+  }
+  return parsed.data;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import type { Redis } from 'ioredis';
-import type { MeteredCredential } from './features/rip-detection/rip-meter.js';
 
 export type SecurityEventType = 'FORCED_LOGOUT' | 'DEVICE_LOCKED' | 'SESSION_TERMINATED' | 'ACCESS_REVOKED';
 
@@ -34,42 +33,27 @@ export interface AccessChangePayload {
   fileId: string | null;
 }
 
-/** A session or API key suspected of ripping (rip-detection): administrators' dashboards, and every replica's meter. */
-export interface RipAlertPayload {
-  /** The audit entry's id. */
-  id: string;
-  userId: string;
-  email: string | null;
-  /** The device session (with its start) or API key the meter throttled. */
-  credential: MeteredCredential;
-  rule: string;
-  fileId: string | null;
-  speed: number;
-  windowSeconds: number;
-  addresses: string[];
-  accountLocked: boolean;
-  apiKeyRevoked: boolean;
-  throttledUntil: string;
-  at: string;
-}
-
 /** An administrator unlocked the account: every replica forgets what its rip meter keeps of it. */
 export interface AccountUnlockedPayload {
   userId: string;
 }
 
 /**
- * Topics carry an id: the user id for security events, the file id for chapter events. Access
- * changes, rip alerts and unlocks go to every replica (and every administrator), so they carry none.
+ * The topics and what each carries; a feature adds its own by declaration merging (rip detection's
+ * RIP_SUSPECTED: rip-detection/rip-events.ts), so the kernel names no feature. Topics carry an id:
+ * the user id for security events, the file id for chapter events. Access changes, rip alerts and
+ * unlocks go to every replica (and every administrator), so they carry none.
  */
-export type AppPubSub = PubSub<{
+export interface AppEvents {
   SECURITY_EVENT: [userId: string, payload: SecurityEventPayload];
   CHAPTERS_CHANGED: [fileId: string, payload: ChapterEventPayload];
   ACCESS_CHANGED: [payload: AccessChangePayload];
   API_KEYS_CHANGED: [userId: string, payload: ApiKeyEventPayload];
-  RIP_SUSPECTED: [payload: RipAlertPayload];
   ACCOUNT_UNLOCKED: [payload: AccountUnlockedPayload];
-}>;
+}
+
+// A mapped copy: PubSub takes a type with an index signature, which an interface does not have.
+export type AppPubSub = PubSub<{ [Topic in keyof AppEvents]: AppEvents[Topic] }>;
 
 export interface EventBus {
   pubSub: AppPubSub;

@@ -1,4 +1,4 @@
-import { createApp } from './app.js';
+import { createApp } from './compose/app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { ensureFirstAdmin, generatedPasswordNotice } from './features/users/bootstrap-admin.js';
 import { createLogger } from './logger.js';

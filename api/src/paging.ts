@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ArgsType, Field, Int } from 'type-graphql';
 import { z } from 'zod';
 import { AppError } from './errors.js';
-import { allOf, anyOf, type SqlCondition } from './features/files/sql-condition.js';
+import { allOf, anyOf, type SqlCondition } from './sql-condition.js';
 import { parseInput, uuidPattern } from './validation.js';
 
 @ArgsType()

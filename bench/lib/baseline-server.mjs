@@ -19,7 +19,10 @@ const input = JSON.parse(readFileSync(process.env.BENCH_BASELINE_INPUT, 'utf8'))
 const embedded = process.env.BENCH_DB_URL
   ? null
   : await startEmbeddedDatabase(path.join(process.env.DATA_DIR, 'pgdata'));
-const orm = await openOrm(embedded ? { embedded: embedded.connection } : { url: process.env.BENCH_DB_URL });
+// Plain SQL only: no entity is mapped.
+const orm = await openOrm(
+  embedded ? { embedded: embedded.connection, entities: [] } : { url: process.env.BENCH_DB_URL, entities: [] },
+);
 const connection = orm.em.getConnection();
 const bytesSize = statSync(input.bytesFile).size;
 const sockets = new Map();

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { dist } from './paths.mjs';
 
-const { createApp } = await import(dist('app.js'));
+const { createApp } = await import(dist('compose/app.js'));
 const { loadConfig } = await import(dist('config.js'));
 const { createLogger } = await import(dist('logger.js'));
 const { hashPassword } = await import(dist('features/auth/auth.service.js'));

@@ -27,7 +27,7 @@ if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
   const started = Date.now();
   const db = await startEmbeddedDatabase(building);
   try {
-    const orm = await openOrm({ embedded: db.connection });
+    const orm = await openOrm({ embedded: db.connection, entities: [] });
     await migrate(orm);
     await orm.close(true);
   } finally {

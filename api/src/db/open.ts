@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { EntityClass } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config.js';
 import { AppError } from '../errors.js';
@@ -13,10 +14,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** The database at DATABASE_URL, or else an embedded one (PGlite) under the data directory. */
-export async function openDatabase(config: AppConfig, logger: Logger): Promise<Database> {
+/** The database at DATABASE_URL, or else an embedded one (PGlite) under the data directory, mapping `entities`. */
+export async function openDatabase(
+  config: AppConfig,
+  logger: Logger,
+  entities: EntityClass<object>[],
+): Promise<Database> {
   if (config.databaseUrl) {
-    const orm = await openOrm({ url: config.databaseUrl }).catch((err: Error) => {
+    const orm = await openOrm({ url: config.databaseUrl, entities }).catch((err: Error) => {
       throw new AppError('INTERNAL', `Cannot connect to DATABASE_URL: ${err.message}`);
     });
     if (!(await orm.isConnected()))
@@ -25,7 +30,7 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
   }
   const embedded = await startEmbeddedDatabase(path.join(config.dataDir, 'pgdata'));
   logger.info('db.embedded', { dataDir: path.join(config.dataDir, 'pgdata') });
-  const orm = await openOrm({ embedded: embedded.connection });
+  const orm = await openOrm({ embedded: embedded.connection, entities });
   // Real PostgreSQL has autovacuum for this.
   const statistics = keepStatisticsCurrent(orm, logger);
   return {

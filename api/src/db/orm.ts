@@ -1,12 +1,17 @@
 import 'reflect-metadata';
-import type { IMigrator } from '@mikro-orm/core';
+import type { EntityClass, IMigrator } from '@mikro-orm/core';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import type { EmbeddedConnection } from './embedded.js';
-import { entities } from './entities.js';
 import { migrationNames } from './migrations/names.js';
 
-/** Real PostgreSQL by URL, or the embedded server's Unix socket. */
-export type OrmOptions = ({ url: string } | { embedded: EmbeddedConnection }) & { debug?: boolean };
+/**
+ * Real PostgreSQL by URL, or the embedded server's Unix socket; with the app's entities (the
+ * composition root's list), or none for a connection that only migrates.
+ */
+export type OrmOptions = ({ url: string } | { embedded: EmbeddedConnection }) & {
+  entities: EntityClass<object>[];
+  debug?: boolean;
+};
 
 /**
  * PostgreSQL cannot hold a NUL in text, and one inside a query breaks the wire message itself
@@ -35,7 +40,7 @@ export function ormConfig(options: OrmOptions): Options {
   return {
     driver: PostgreSqlDriver,
     ...connectionOptions(options),
-    entities,
+    entities: options.entities,
     driverOptions: { connection: { connectionTimeoutMillis: 5000 } },
     // migrationsList is added with the migrator, when one is needed (migratorOf).
     migrations: {
@@ -54,7 +59,7 @@ export function ormConfig(options: OrmOptions): Options {
     ignoreUndefinedInQuery: true,
     allowGlobalContext: false,
     debug: options.debug ?? false,
-    discovery: { warnWhenNoEntities: true },
+    discovery: { warnWhenNoEntities: options.entities.length > 0 },
   };
 }
 

@@ -6,6 +6,7 @@ import { ensureFirstAdmin } from '../features/users/bootstrap-admin.js';
 import { User, UserRole } from '../features/users/user.entity.js';
 import { createLogger } from '../logger.js';
 import { createTestDatabase } from '../test/database.js';
+import { entities } from '../compose/entities.js';
 import { migrate, openOrm } from './orm.js';
 import { migrationNames } from './migrations/names.js';
 
@@ -28,7 +29,7 @@ describe.skipIf(!serverUrl)('replicas starting at once on a new database', { tim
   async function replicas(): Promise<MikroORM[]> {
     const db = await createTestDatabase(serverUrl);
     drop = db.drop;
-    for (let i = 0; i < REPLICAS; i++) orms.push(await openOrm({ url: db.url as string }));
+    for (let i = 0; i < REPLICAS; i++) orms.push(await openOrm({ url: db.url as string, entities }));
     return orms;
   }
 

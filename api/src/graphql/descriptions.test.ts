@@ -10,7 +10,7 @@ import {
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { AppPubSub } from '../event-bus.js';
-import { createSchema } from './schema.js';
+import { createSchema } from '../compose/schema.js';
 
 /** Schema coordinates of every type, field, argument and enum value the schema leaves undescribed. */
 export function undescribed(schema: GraphQLSchema): string[] {

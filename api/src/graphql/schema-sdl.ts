@@ -1,16 +1,16 @@
 import type { Request, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { requireCaller } from '../features/auth/auth.policy.js';
+import type { Ctx } from '../context.js';
 import { printSchemaSdl } from './schema.js';
 
 /** Where the schema's SDL is served, for tools that read a schema file rather than introspect. */
 export const schemaSdlPath = '/graphql/schema.graphql';
 
 /**
- * GET /graphql/schema.graphql: the SDL (the committed schema.graphql), to signed-in callers and
- * API keys, as introspection is; anonymous callers get 401 there too.
+ * GET /graphql/schema.graphql: the SDL (the committed schema.graphql), to the callers `requireCaller`
+ * lets through: signed-in callers and API keys, as introspection is; anonymous callers get 401 there too.
  */
-export function schemaSdl(schema: GraphQLSchema) {
+export function schemaSdl(schema: GraphQLSchema, requireCaller: (ctx: Ctx) => unknown) {
   const sdl = printSchemaSdl(schema);
   return (_req: Request, res: Response): void => {
     requireCaller(res.locals.ctx);

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { describe, expect, it } from 'vitest';
 import type { AppPubSub } from '../event-bus.js';
-import { createSchema, printSchemaSdl } from './schema.js';
+import { createSchema } from '../compose/schema.js';
+import { printSchemaSdl } from './schema.js';
 
 describe('schema.graphql', () => {
   it('matches the schema the code builds (run `npm run codegen` after changing GraphQL types)', async () => {

@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchema } from 'type-graphql';
-import { guardSchemaScopes } from '../features/api-keys/scope-guard.js';
+import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import type { AppPubSub } from '../event-bus.js';
 import { withDocumentedTypes } from './error-code.js';
-import { resolvers } from './resolvers.js';
+
+/** A class the GraphQL schema is built from: TypeGraphQL takes resolvers as constructors. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export type ResolverClass = Function;
 
 const rootDescriptions = {
   Query: 'Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after).',
@@ -13,15 +15,18 @@ const rootDescriptions = {
 };
 
 /**
- * Builds the executable schema, with API keys' scopes checked in front of its fields. Validation
- * is done by the services (zod), shared with REST.
+ * Builds the schema of these resolvers, its error codes and root types documented. Validation is
+ * done by the services (zod), shared with REST.
  */
-export async function createSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
+export async function buildGraphqlSchema(
+  resolvers: NonEmptyArray<ResolverClass>,
+  pubSub: AppPubSub,
+): Promise<GraphQLSchema> {
   const schema = withDocumentedTypes(await buildSchema({ resolvers, pubSub, validate: false, emitSchemaFile: false }));
   for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
     if (root) root.description = rootDescriptions[root.name as keyof typeof rootDescriptions];
   }
-  return guardSchemaScopes(schema);
+  return schema;
 }
 
 export function printSchemaSdl(schema: GraphQLSchema): string {

@@ -2,10 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../context.js';
 import { AppError } from '../errors.js';
-import { isApiKeyToken } from '../features/api-keys/api-key-auth.js';
 import { assertScopes } from '../features/api-keys/api-key-scopes.js';
 import { restRequirement } from '../features/api-keys/scope-guard.js';
-import { bearerToken } from '../features/auth/authenticate.js';
+import { authenticateRequest, headerCredential } from '../features/auth/authenticate-request.js';
 import { chapterByteRoutes } from '../features/chapters/chapter.routes.js';
 import { keyAudioRoutes } from '../features/streaming/key-audio.routes.js';
 import { streamByteRoutes } from '../features/streaming/stream.routes.js';
@@ -13,7 +12,7 @@ import type { Logger } from '../logger.js';
 import { ByteExchange, type ByteRoute } from './byte-route.js';
 import { cookieJar } from './cookies.js';
 import { errorBody, internalError, toAppError } from './errors.js';
-import { authenticateCaller, lazyContext, requestMeta } from './request-context.js';
+import { requestContext, requestMeta } from './request-context.js';
 import { fixedSecurityHeaders } from './security-headers.js';
 
 /** The player's hot path under /api/v1: whole-file and seek bytes, chapter playlists and keys; and an API key's audio. */
@@ -68,17 +67,16 @@ export function byteRequests(
   ) {
     const meta = requestMeta(req, deps.config.trustProxy);
     const exchange = new ByteExchange(req, res, [...answerHeaders, 'X-Request-ID', meta.requestId]);
-    const ctx = lazyContext(orm, deps, meta, cookieJar(req, res, deps.config.trustProxy));
+    const ctx = requestContext(orm, deps, meta, cookieJar(req, res, deps.config.trustProxy), { lazy: true });
     try {
       const value = decodeParam(param);
       if (value === null) throw new AppError('BAD_USER_INPUT', 'Bad request');
       // A credential in the header is authenticated before the route, and an API key before any
       // route, so that a key's scopes and rate limit are checked as everywhere.
-      if (route.credential === 'header' || isApiKeyToken(bearerToken(req.headers.authorization))) {
-        await authenticateCaller(ctx, req, exchange);
-        // The scopes asked of the path under /api/v1, as Express's router gave it to the scope check.
-        if (ctx.caller?.apiKey) assertScopes(ctx.caller, restRequirement(req.method ?? 'GET', path.slice(API.length)));
-      }
+      const check = route.credential === 'header' ? 'any' : 'apiKey';
+      await authenticateRequest(ctx, headerCredential(req, meta), { check, rateLimit: exchange });
+      // The scopes asked of the path under /api/v1, as Express's router gave it to the scope check.
+      if (ctx.caller?.apiKey) assertScopes(ctx.caller, restRequirement(req.method ?? 'GET', path.slice(API.length)));
       await route.serve(ctx, exchange, value, query);
     } catch (err) {
       const error =

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { searchSchema } from '../features/files/search-term.js';
+import { searchSchema } from '../search-term.js';
 import { pageSchema } from '../paging.js';
 
 /** REST clients read a whole list in one call unless they page. */

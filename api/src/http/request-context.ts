@@ -4,9 +4,6 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { ProxyTrust } from '../config.js';
 import type { AppDeps, CookieJar, Ctx, RequestMeta } from '../context.js';
-import { limitApiKeyRequest, type HeaderTarget } from '../features/api-keys/api-key-rate-limit.js';
-import { isApiKeyToken } from '../features/api-keys/api-key-auth.js';
-import { authenticate, bearerToken } from '../features/auth/authenticate.js';
 import { clientIp } from './client-address.js';
 import { cookieJar } from './cookies.js';
 
@@ -31,41 +28,18 @@ export function requestMeta(req: IncomingMessage, trust: ProxyTrust): RequestMet
   };
 }
 
-/** Gives every request its own EntityManager and, if it carries a token, its caller. */
-export function requestContext(orm: MikroORM, deps: AppDeps) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    // An upload chunk's own context (uploadChunkContext) came first: its route authenticates.
-    if (res.locals.ctx) return next();
-    const em = orm.em.fork();
-    const meta = requestMeta(req, deps.config.trustProxy);
-    res.setHeader('X-Request-ID', meta.requestId);
-    res.locals.ctx = { em, deps, meta, caller: null, cookies: cookieJar(req, res, deps.config.trustProxy) };
-    await authenticateCaller(res.locals.ctx, req, res);
-    next();
-  };
-}
-
 /**
- * Sets the caller of a request with a context, counted against its API key's rate limit if it has
- * one (the limit's headers go on `res`).
+ * A request's context, its caller not yet known. `lazy`: its EntityManager is forked on first use,
+ * so a request answered from the access-facts cache never touches it.
  */
-export async function authenticateCaller(ctx: Ctx, req: IncomingMessage, res: HeaderTarget): Promise<void> {
-  ctx.caller = await authenticate(
-    ctx.em,
-    ctx.deps.config,
-    bearerToken(req.headers.authorization),
-    ctx.meta.deviceId,
-    ctx.meta.ip,
-  );
-  if (ctx.caller?.apiKey) await limitApiKeyRequest(ctx.deps.apiKeyLimiter, ctx.caller.apiKey, res);
-}
-
-/**
- * A request's context without its caller, for routes that check the bearer token in the one
- * statement reading what else they need. Its EntityManager is forked on first use: a request
- * answered from the access-facts cache never touches it.
- */
-export function lazyContext(orm: MikroORM, deps: AppDeps, meta: RequestMeta, cookies: CookieJar): Ctx {
+export function requestContext(
+  orm: MikroORM,
+  deps: AppDeps,
+  meta: RequestMeta,
+  cookies: CookieJar,
+  options: { lazy: boolean },
+): Ctx {
+  if (!options.lazy) return { em: orm.em.fork(), deps, meta, caller: null, cookies };
   let em: EntityManager | undefined;
   return {
     get em() {
@@ -78,19 +52,25 @@ export function lazyContext(orm: MikroORM, deps: AppDeps, meta: RequestMeta, coo
   };
 }
 
+/** How a request's caller is set on its context (the auth feature's authenticateRequest). */
+export type Authenticate = (ctx: Ctx, req: Request, res: Response) => Promise<unknown>;
+
 /**
- * For an upload's chunks, which check a bearer token together with the upload row (the other such
- * routes, the byte routes, are served ahead of Express: byte-server.ts). The request's
- * EntityManager, but no authentication: the route answers a bad token as it must.
+ * Gives every request its own context (res.locals.ctx, X-Request-ID) and has `authenticate` set its
+ * caller. A request with a context already (an upload's chunk, given its own first) keeps it.
  */
-export function uploadChunkContext(orm: MikroORM, deps: AppDeps) {
+export function contextMiddleware(
+  orm: MikroORM,
+  deps: AppDeps,
+  options: { lazy: boolean },
+  authenticate: Authenticate,
+) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    if (res.locals.ctx) return next();
     const meta = requestMeta(req, deps.config.trustProxy);
     res.setHeader('X-Request-ID', meta.requestId);
-    res.locals.ctx = lazyContext(orm, deps, meta, cookieJar(req, res, deps.config.trustProxy));
-    // An API key is authenticated here all the same, so its scopes and rate limit are checked
-    // before the route, as on every other route.
-    if (isApiKeyToken(bearerToken(req.headers.authorization))) await authenticateCaller(res.locals.ctx, req, res);
+    res.locals.ctx = requestContext(orm, deps, meta, cookieJar(req, res, deps.config.trustProxy), options);
+    await authenticate(res.locals.ctx, req, res);
     next();
   };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createApp, type App } from '../app.js';
+import { createApp, type App } from '../compose/app.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createTestDatabase } from './database.js';

@@ -76,7 +76,10 @@ export interface AccessFactsCaches {
  * arrives a round trip later), and one from another replica empties them when it arrives. The
  * listening lasts as long as the bus (closing it ends the deliveries).
  */
-export function accessFactsCaches(bus: AppPubSub, logger: Logger): { caches: AccessFactsCaches; pubSub: AppPubSub } {
+export function accessFactsCaches(
+  bus: AppPubSub,
+  logger: Logger,
+): { accessFacts: AccessFactsCaches; pubSub: AppPubSub } {
   const caches: AccessFactsCaches = { streamTokens: new FactsCache(), sessionFiles: new FactsCache() };
   const forget = (change: AccessChangePayload) => {
     caches.streamTokens.forget(change);
@@ -96,5 +99,12 @@ export function accessFactsCaches(bus: AppPubSub, logger: Logger): { caches: Acc
       bus.publish(topic, ...args);
     },
   };
-  return { caches, pubSub };
+  return { accessFacts: caches, pubSub };
+}
+
+declare module '../../context.js' {
+  interface AppDeps {
+    /** What byte requests are checked against, kept between requests. */
+    accessFacts: AccessFactsCaches;
+  }
 }

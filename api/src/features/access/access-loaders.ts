@@ -17,3 +17,7 @@ export function createAccessLoaders(em: EntityManager) {
     }),
   };
 }
+
+declare module '../../graphql/loaders.js' {
+  interface Loaders extends ReturnType<typeof createAccessLoaders> {}
+}

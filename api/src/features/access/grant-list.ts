@@ -12,8 +12,8 @@ import {
 } from '../../paging.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
-import { parseSearch } from '../files/search-term.js';
-import { allOf, containsAny } from '../files/sql-condition.js';
+import { parseSearch } from '../../search-term.js';
+import { allOf, containsAny } from '../../sql-condition.js';
 import { USERS_BY_NAME, USER_COLUMNS, toUserSummary, type UserRow, type UserSummary } from '../users/user-list.js';
 import { User } from '../users/user.entity.js';
 import { findFile, grantView, type GrantView } from './access.service.js';

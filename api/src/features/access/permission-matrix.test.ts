@@ -1,7 +1,7 @@
 import { createPubSub } from '@graphql-yoga/subscription';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppPubSub } from '../../event-bus.js';
-import { createSchema } from '../../graphql/schema.js';
+import { createSchema } from '../../compose/schema.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { addCover, createAudioFile, grantFile } from '../../test/library-fixtures.js';

@@ -1,7 +1,6 @@
-import type { Caller, Ctx } from '../../context.js';
+import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { authenticate, noteActivity, sessionRefusal } from '../auth/authenticate.js';
-import { verifyAccessToken } from '../auth/tokens.js';
+import { noteActivity, sessionRefusal, type Credential } from '../auth/authenticate.js';
 import type { AccessFacts, FileFacts } from './access-facts.js';
 import { mayViewFile } from './visibility.js';
 
@@ -9,11 +8,7 @@ import { mayViewFile } from './visibility.js';
 export const streamRefused = () => new AppError('FORBIDDEN', 'Stream session is no longer valid');
 
 /** The other credentials a byte request came with: a player may add its headers to every request. */
-export interface Presenter {
-  /** The bearer token, if any. */
-  token: string | null;
-  deviceId: string | null;
-}
+export type Presenter = Credential;
 
 /**
  * How a route answers for a file that is missing or not visible to the session: as for an unknown
@@ -55,60 +50,4 @@ export function streamRefusal(
     return typeof missing === 'string' ? new AppError('NOT_FOUND', missing) : missing();
   }
   return null;
-}
-
-/** Checks that the presenter is the device session a credential was issued to. */
-export type SamePresenterCheck = (facts: AccessFacts) => Promise<void>;
-
-/**
- * Runs a byte request's check with the presenter's bearer token authenticated no more than needed.
- * The check's one statement also reads the device session the token has to name: when it names
- * that session, active, unlocked and on its device, the token costs no query of its own. Any other
- * token goes through the shared authentication, before any refusal, so a bad token is answered as
- * on every other route, or as `onAuthFailure` maps it.
- */
-export async function withPresenter<T>(
-  ctx: Ctx,
-  presenter: Presenter,
-  check: (assertSamePresenter: SamePresenterCheck) => Promise<T>,
-  onAuthFailure: (err: AppError) => AppError = (err) => err,
-): Promise<T> {
-  const authFailure = (err: unknown) =>
-    err instanceof AppError && err.code === 'UNAUTHENTICATED' ? onAuthFailure(err) : err;
-  let settled = presenter.token === null;
-  const authenticatePresenter = async (): Promise<Caller | null> => {
-    settled = true;
-    try {
-      return await authenticate(ctx.em, ctx.deps.config, presenter.token, presenter.deviceId);
-    } catch (err) {
-      throw authFailure(err);
-    }
-  };
-  const claims =
-    presenter.token === null
-      ? null
-      : await verifyAccessToken(ctx.deps.config.secret, presenter.token).catch((err: unknown) => {
-          throw authFailure(err);
-        });
-
-  const assertSamePresenter: SamePresenterCheck = async ({ session, user }) => {
-    if (claims) {
-      const isThisSession =
-        claims.sessionId === session.id &&
-        claims.userId === session.userId &&
-        sessionRefusal(session, user, claims.sessionStart) === null &&
-        presenter.deviceId === session.deviceId;
-      const presented = isThisSession ? session.id : (await authenticatePresenter())?.session?.id;
-      settled = true;
-      if (presented !== session.id) throw streamRefused();
-    }
-    if (presenter.deviceId && presenter.deviceId !== session.deviceId) throw streamRefused();
-  };
-
-  try {
-    return await check(assertSamePresenter);
-  } catch (err) {
-    if (!settled) await authenticatePresenter();
-    throw err;
-  }
 }

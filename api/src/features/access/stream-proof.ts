@@ -9,7 +9,7 @@ import { streamRefused, type Presenter } from './stream-access.js';
  * (Secure over TLS), scoped to the stream paths, holding an HMAC of the device session and its
  * start. It is set when the session opens a stream or asks for a seek URL (REST and GraphQL alike)
  * and cleared at logout; a same-origin audio element sends it by itself. A request that carries the
- * session's bearer token and device id instead (checked by withPresenter) needs no cookie.
+ * session's bearer token and device id instead (checked by authenticateRequest) needs no cookie.
  */
 const COOKIE = 'stream_proof';
 const PATH = '/api/v1/drm/';
@@ -45,7 +45,7 @@ export function clearStreamProof(ctx: Ctx): void {
 }
 
 /**
- * Refuses a byte request that proves neither by a bearer token (withPresenter has already checked
+ * Refuses a byte request that proves neither by a bearer token (authenticateRequest has already checked
  * it names this session) nor by the cookie that it comes from the device session the URL names.
  */
 export function assertStreamProof(ctx: Ctx, presenter: Presenter, session: SessionFacts): void {

@@ -4,7 +4,7 @@ import type { Caller } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { isAdmin } from '../auth/auth.policy.js';
 import { AudioFile } from '../files/audio-file.entity.js';
-import { allOf, type SqlCondition } from '../files/sql-condition.js';
+import { allOf, type SqlCondition } from '../../sql-condition.js';
 import type { User } from '../users/user.entity.js';
 import { FileAccess } from './file-access.entity.js';
 

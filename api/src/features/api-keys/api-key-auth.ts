@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ApiKeyCaller } from '../../context.js';
+import type { ApiKeyCaller } from './api-key-caller.js';
 import { AppError } from '../../errors.js';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
 import { User } from '../users/user.entity.js';

@@ -1,4 +1,4 @@
-import type { ApiKeyCredential } from '../../context.js';
+import type { ApiKeyCredential } from './api-key-caller.js';
 import { AppError } from '../../errors.js';
 import { RateLimiter, type RateLimitState, type RateLimitStore } from '../../rate-limits.js';
 
@@ -11,7 +11,14 @@ const DEFAULT_PER_MINUTE = 600;
  * subscriptions alike.
  */
 export function apiKeyLimits(store: RateLimitStore) {
-  return { apiKeyLimiter: new RateLimiter(store.counter('api-key', DEFAULT_PER_MINUTE, 60)) };
+  return {
+    /** Requests per API key per minute, each key with its own limit. */
+    apiKeyLimiter: new RateLimiter(store.counter('api-key', DEFAULT_PER_MINUTE, 60)),
+  };
+}
+
+declare module '../../context.js' {
+  interface AppDeps extends ReturnType<typeof apiKeyLimits> {}
 }
 
 /** Counts a use of the key: RATE_LIMITED over its limit, with where its window stands either way. */

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ApiKeyCaller, AppDeps } from '../../context.js';
+import type { AppDeps } from '../../context.js';
+import type { ApiKeyCaller } from './api-key-caller.js';
 import { isAdmin } from '../auth/auth.policy.js';
 import { recheckApiKeyCaller } from './api-key-auth.js';
 

@@ -1,7 +1,7 @@
 import { createPubSub } from '@graphql-yoga/subscription';
 import { describe, expect, it } from 'vitest';
 import type { AppPubSub } from '../../event-bus.js';
-import { createSchema } from '../../graphql/schema.js';
+import { createSchema } from '../../compose/schema.js';
 import { graphqlOperations, restOperations } from '../../test/operation-inventory.js';
 import { ApiKeyScope } from './api-key-scopes.js';
 import { restRequirement } from './scope-guard.js';

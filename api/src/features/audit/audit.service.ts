@@ -12,7 +12,7 @@ import {
 import { requireAdmin } from '../auth/auth.policy.js';
 import type { User } from '../users/user.entity.js';
 import { AuditEntry } from './audit-entry.entity.js';
-import { allOf } from '../files/sql-condition.js';
+import { allOf } from '../../sql-condition.js';
 import type { AuditLogEntry, AuditLogPage } from './audit.types.js';
 
 export type AuditAction =

@@ -1,4 +1,5 @@
-import type { Caller, Ctx, SessionCaller } from '../../context.js';
+import type { Caller, Ctx } from '../../context.js';
+import type { SessionCaller } from './caller.js';
 import { AppError } from '../../errors.js';
 import type { User } from '../users/user.entity.js';
 

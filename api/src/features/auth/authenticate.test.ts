@@ -5,7 +5,10 @@ import { createAdminSession, createUser, signIn } from '../../test/factories.js'
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { UploadSession } from '../uploads/upload-session.entity.js';
 import { User } from '../users/user.entity.js';
-import { authenticate, authenticateWith } from './authenticate.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ctx } from '../../context.js';
+import { authenticateRequest } from './authenticate-request.js';
+import type { Credential } from './authenticate.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,7 +16,17 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe('authenticate', () => {
+/** A request's context with no caller yet, on `em`. */
+const contextOn = (em: EntityManager): Ctx => ({
+  em,
+  deps: t.app.deps,
+  meta: { requestId: 'test', ip: null, userAgent: null, deviceId: null },
+  caller: null,
+});
+const withRow = (em: EntityManager, credential: Credential, id: string) =>
+  authenticateRequest(contextOn(em), credential, { row: { entity: UploadSession, id } });
+
+describe('authenticateRequest', () => {
   it('gives the caller as managed entities with typed values, the password hash unread', async () => {
     const user = await createUser(t, { name: 'Typed' });
     const lockUntil = new Date(Date.now() - 60_000);
@@ -22,7 +35,7 @@ describe('authenticate', () => {
     await t.app.orm.em.fork().nativeUpdate(User, { id: user.id }, { lockUntil, failedLoginCount: 2 });
 
     const em = t.app.orm.em.fork();
-    const caller = await authenticate(em, t.config, session.token, session.deviceId);
+    const caller = await authenticateRequest(contextOn(em), session, { check: 'any' });
     expect(caller).not.toBeNull();
     const { user: who } = caller!;
     const device = caller!.session!;
@@ -45,7 +58,7 @@ describe('authenticate', () => {
   });
 });
 
-describe('authenticateWith', () => {
+describe('authenticateRequest with a row', () => {
   it('reads a row of another table in the same statement, managed and typed as findOne gives it', async () => {
     const admin = await createAdminSession(t);
     const made = t.app.orm.em.fork();
@@ -63,9 +76,7 @@ describe('authenticateWith', () => {
     await made.persist(upload).flush();
 
     const em = t.app.orm.em.fork();
-    const { result, queries } = await countQueries(() =>
-      authenticateWith(em, t.config, admin.token, admin.deviceId, { entity: UploadSession, id: upload.id }),
-    );
+    const { result, queries } = await countQueries(() => withRow(em, admin, upload.id));
     expect(queries).toBe(1);
     expect(result.caller?.session?.id).toBe(admin.sessionId);
     const read = result.companion!;
@@ -79,19 +90,14 @@ describe('authenticateWith', () => {
     expect(read.owner).toBe(result.caller?.user);
     expect(await em.findOne(UploadSession, upload.id)).toBe(read);
 
-    const none = await authenticateWith(em, t.config, admin.token, admin.deviceId, {
-      entity: UploadSession,
-      id: randomUUID(),
-    });
+    const none = await withRow(em, admin, randomUUID());
     expect(none.caller?.user.id).toBe(admin.userId);
     expect(none.companion).toBeNull();
   });
 
   it('reads nothing without a token', async () => {
     const em = t.app.orm.em.fork();
-    const { result, queries } = await countQueries(() =>
-      authenticateWith(em, t.config, null, null, { entity: UploadSession, id: randomUUID() }),
-    );
+    const { result, queries } = await countQueries(() => withRow(em, { token: null, deviceId: null }, randomUUID()));
     expect(result).toEqual({ caller: null, companion: null });
     expect(queries).toBe(0);
   });

@@ -1,7 +1,8 @@
 import type { EntityClass, EntityData, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../config.js';
-import type { Caller, SessionCaller } from '../../context.js';
+import type { Caller } from '../../context.js';
+import type { SessionCaller } from './caller.js';
 import { AppError } from '../../errors.js';
 import { authenticateApiKey, isApiKeyToken, recheckApiKeyCaller } from '../api-keys/api-key-auth.js';
 import { User } from '../users/user.entity.js';
@@ -90,33 +91,26 @@ async function findSessionWithUser<T extends object>(
   return { session, companion: companion && row.companion ? em.map(companion.entity, row.companion) : null };
 }
 
-/**
- * Turns a bearer token and device id into a caller, re-checking on every request that the device
- * session is active, the account unlocked and the device the one the session was made for.
- * No token: null (anonymous). A bad token: UNAUTHENTICATED. A `pal_` token is an API key, used
- * from `address`.
- */
-export async function authenticate(
-  em: EntityManager,
-  config: AppConfig,
-  token: string | null,
-  deviceId: string | null,
-  address: string | null = null,
-): Promise<Caller | null> {
-  return (await authenticateWith(em, config, token, deviceId, null, address)).caller;
+/** The credential a request presents: a bearer token, and the device it says it is (X-Device-ID). */
+export interface Credential {
+  token: string | null;
+  deviceId: string | null;
 }
 
 /**
- * authenticate, with a row the request needs besides its caller read in the same statement (the
- * upload each chunk of it is written to): null when none has that id, or when there is no token.
+ * Turns a bearer token and device id into a caller, re-checking on every request that the device
+ * session is active, the account unlocked and the device the one the session was made for, with a
+ * row the request needs besides its caller read in the same statement (the upload each chunk of it
+ * is written to): null when none has that id, or when there is no token. No token: null
+ * (anonymous). A bad token: UNAUTHENTICATED. A `pal_` token is an API key, used from `address`.
+ * Requests come here through authenticateRequest (authenticate-request.ts).
  */
-export async function authenticateWith<T extends object>(
+export async function callerOf<T extends object>(
   em: EntityManager,
   config: AppConfig,
-  token: string | null,
-  deviceId: string | null,
-  companion: Companion<T> | null,
-  address: string | null = null,
+  { token, deviceId }: Credential,
+  address: string | null,
+  companion: Companion<T> | null = null,
 ): Promise<{ caller: Caller | null; companion: T | null }> {
   if (!token) return { caller: null, companion: null };
   if (isApiKeyToken(token)) {

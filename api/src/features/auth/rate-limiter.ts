@@ -29,11 +29,22 @@ const RUN_SECONDS = 48 * 3600;
 /** The sign-in and profile limits an app keeps in its store (AppDeps): in Redis when REDIS_URL is set. */
 export function authLimits(config: Pick<AppConfig, 'loginRateLimitPerMinute'>, store: RateLimitStore) {
   return {
+    /** Sign-in attempts per client address and per account (or per known device); registrations per address. */
     signInLimits: new SignInLimits(store, config.loginRateLimitPerMinute),
+    /**
+     * Changes of their own email per account: each answer tells whether an address has an account,
+     * which sign-in takes care to hide, so a signed-in user may not probe addresses at will.
+     */
     emailChangeLimiter: new RateLimiter(store.counter('email-change', EMAIL_CHANGES_PER_HOUR, 3600)),
+    /** The temporary sign-in lock for emails without an account, so guesses cannot tell them apart. */
     phantomLocks: new FailureLocks(store, 'phantom'),
+    /** Wrong passwords from each account's known devices, per (account, device): a run of their own. */
     knownDeviceLocks: new FailureLocks(store, 'known-device'),
   };
+}
+
+declare module '../../context.js' {
+  interface AppDeps extends ReturnType<typeof authLimits> {}
 }
 
 /**

@@ -7,13 +7,8 @@ import { findVisibleFile } from '../access/visibility.js';
 import { isAdmin, requireDeviceCaller } from '../auth/auth.policy.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionChapterFacts, type ChapterFacts } from '../access/access-facts.js';
-import {
-  allowStream,
-  streamRefused,
-  withPresenter,
-  type Presenter,
-  type SamePresenterCheck,
-} from '../access/stream-access.js';
+import { allowStream, streamRefused, type Presenter } from '../access/stream-access.js';
+import { authenticateRequest, type SamePresenterCheck } from '../auth/authenticate-request.js';
 import { sameSecret, signParts, verifyParts } from '../../signing.js';
 import { isLiveExpiry } from '../streaming/url-signing.js';
 import { listenerFor, segmentListenerFor } from '../rip-detection/rip-offence.js';
@@ -160,12 +155,11 @@ export async function chapterPlaylist(
   grant: PlaybackGrant,
 ): Promise<string> {
   if (!presenter.token) throw new AppError('FORBIDDEN', NEEDS_SESSION.playlist);
-  const { chapter, facts } = await withPresenter(
-    ctx,
-    presenter,
-    (assertSamePresenter) => checkGrant(ctx, assertSamePresenter, chapterId, grant, 'playlist'),
-    forbidden,
-  );
+  const { chapter, facts } = await authenticateRequest(ctx, presenter, {
+    alongside: (assertSamePresenter) => checkGrant(ctx, assertSamePresenter, chapterId, grant, 'playlist'),
+    refused: streamRefused,
+    onAuthFailure: forbidden,
+  });
   const { secret } = ctx.deps.config;
   const base = chapterBase(chapter.id);
   const { sid, st, exp } = grant as { sid: string; st: number; exp: number };
@@ -187,12 +181,11 @@ export async function chapterKey(
   grant: PlaybackGrant,
 ): Promise<Buffer> {
   if (!presenter.token) throw new AppError('FORBIDDEN', NEEDS_SESSION.key);
-  const { chapter } = await withPresenter(
-    ctx,
-    presenter,
-    (assertSamePresenter) => checkGrant(ctx, assertSamePresenter, chapterId, grant, 'key'),
-    forbidden,
-  );
+  const { chapter } = await authenticateRequest(ctx, presenter, {
+    alongside: (assertSamePresenter) => checkGrant(ctx, assertSamePresenter, chapterId, grant, 'key'),
+    refused: streamRefused,
+    onAuthFailure: forbidden,
+  });
   if (!chapter.key) throw new AppError('CONFLICT', NOT_READY_MESSAGE);
   return chapter.key;
 }

@@ -3,7 +3,7 @@ import { findRows } from '../../paging.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { fileList, toFileSummary, type FileRow, type FileSummary } from '../files/files.service.js';
-import { allOf } from '../files/sql-condition.js';
+import { allOf } from '../../sql-condition.js';
 import { User } from '../users/user.entity.js';
 
 const RECENT_UPLOADS = 5;

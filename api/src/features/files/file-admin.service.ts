@@ -23,8 +23,8 @@ import {
   type FileSummary,
 } from './files.service.js';
 import { FileStatusFilter } from './files.types.js';
-import { parseSearch } from './search-term.js';
-import { allOf, containsAny, type SqlCondition } from './sql-condition.js';
+import { parseSearch } from '../../search-term.js';
+import { allOf, containsAny, type SqlCondition } from '../../sql-condition.js';
 import { resolveStoredPath, storageDirs } from './storage-paths.js';
 
 export type FileStatus = `${FileStatusFilter}`;

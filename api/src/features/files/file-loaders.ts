@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Chapter } from '../chapters/chapter.entity.js';
 import type { CoverSize } from './cover-thumbnail.js';
 import { CoverStorage } from './cover.entity.js';
-import { inList } from './sql-condition.js';
+import { inList } from '../../sql-condition.js';
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -63,4 +63,8 @@ export function coverUrlOf(fileId: string, storage: CoverStorage | null, size: C
 /** The spec's coverImagePath: set for file-stored covers only, as older clients expect. */
 export function coverImagePathOf(fileId: string, storage: CoverStorage | null): string | null {
   return storage === CoverStorage.file ? `/api/v1/files/cover/${fileId}` : null;
+}
+
+declare module '../../graphql/loaders.js' {
+  interface Loaders extends ReturnType<typeof createFileLoaders> {}
 }

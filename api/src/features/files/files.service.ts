@@ -17,8 +17,8 @@ import type { AudioFile } from './audio-file.entity.js';
 import { THUMBNAIL_MIME, type CoverSize } from './cover-thumbnail.js';
 import { Cover, CoverStorage } from './cover.entity.js';
 import { libraryOrder, NEWEST_FILES } from './library-order.js';
-import { parseSearch } from './search-term.js';
-import { allOf, containsAny, type SqlCondition } from './sql-condition.js';
+import { parseSearch } from '../../search-term.js';
+import { allOf, containsAny, type SqlCondition } from '../../sql-condition.js';
 import { resolveStoredPath } from './storage-paths.js';
 
 export interface FileListArgs {

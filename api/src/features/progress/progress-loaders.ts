@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { inList } from '../files/sql-condition.js';
+import { inList } from '../../sql-condition.js';
 import { toProgress, type ProgressRow } from './progress.service.js';
 import type { ListeningProgress } from './progress.types.js';
 
@@ -31,4 +31,8 @@ export function createProgressLoaders(em: EntityManager) {
       { cacheKeyFn: (k) => `${k.userId}:${k.fileId}` },
     ),
   };
+}
+
+declare module '../../graphql/loaders.js' {
+  interface Loaders extends ReturnType<typeof createProgressLoaders> {}
 }

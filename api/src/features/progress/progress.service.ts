@@ -17,8 +17,13 @@ export const PROGRESS_WRITES_PER_SECOND = 4;
 /** The progress limit an app keeps in its process's memory (AppDeps). */
 export function progressLimits() {
   return {
+    /** Listening-progress saves per device session. */
     progressLimiter: new RateLimiter(new RateLimiterMemory({ points: PROGRESS_WRITES_PER_SECOND, duration: 1 })),
   };
+}
+
+declare module '../../context.js' {
+  interface AppDeps extends ReturnType<typeof progressLimits> {}
 }
 
 export interface ProgressRow {

@@ -1,6 +1,6 @@
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { Ctx, FieldResolver, Resolver, Root, Subscription } from 'type-graphql';
-import type { RipAlertPayload } from '../../event-bus.js';
+import type { RipAlertPayload } from './rip-events.js';
 import type { GqlContext } from '../../graphql/context.js';
 import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
 import { recheckAdmin } from '../auth/authenticate.js';

@@ -1,7 +1,8 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../context.js';
-import type { AppPubSub, RipAlertPayload } from '../../event-bus.js';
+import type { AppPubSub } from '../../event-bus.js';
+import type { RipAlertPayload } from './rip-events.js';
 import type { Logger } from '../../logger.js';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
 import { requireAdmin } from '../auth/auth.policy.js';
@@ -88,4 +89,8 @@ export function createRipLoaders(em: EntityManager) {
       return userIds.map((id) => found.get(id) ?? null);
     }),
   };
+}
+
+declare module '../../graphql/loaders.js' {
+  interface Loaders extends ReturnType<typeof createRipLoaders> {}
 }

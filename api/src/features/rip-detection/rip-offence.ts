@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ApiKeyCaller, AppDeps, Ctx, RequestMeta } from '../../context.js';
-import type { RipAlertPayload } from '../../event-bus.js';
+import type { AppDeps, Ctx, RequestMeta } from '../../context.js';
+import type { ApiKeyCaller } from '../api-keys/api-key-caller.js';
+import type { RipAlertPayload } from './rip-events.js';
 import type { SessionFacts, UserFacts } from '../access/access-facts.js';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -90,7 +91,7 @@ interface Repeats {
  * counted once.
  */
 async function accountRepeats(tx: EntityManager, deps: AppDeps, userId: string): Promise<Repeats | null> {
-  const { lockOffences, lockHours } = deps.config.ripDetection;
+  const { lockOffences, lockHours } = deps.ripMeter.settings;
   const user = await tx.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!user) return null;
   const since = await countsSince(tx, user, lockHours);
@@ -108,7 +109,7 @@ async function accountRepeats(tx: EntityManager, deps: AppDeps, userId: string):
  * lock out the person whose rights it borrows, nor do that person's count against the key.
  */
 async function keyRepeats(tx: EntityManager, deps: AppDeps, keyId: string): Promise<Repeats | null> {
-  const { lockOffences, lockHours } = deps.config.ripDetection;
+  const { lockOffences, lockHours } = deps.ripMeter.settings;
   const key = await tx.findOne(ApiKey, { id: keyId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   const user = key && (await tx.findOne(User, { id: key.user.id }));
   if (!key || !user) return null;
@@ -133,7 +134,7 @@ export async function recordOffence(
   meta: RequestMeta,
   offence: Offence,
 ): Promise<void> {
-  const { throttleSeconds } = deps.config.ripDetection;
+  const { throttleSeconds } = deps.ripMeter.settings;
   const { credential } = offence;
   const outcome = await em.transactional(async (tx) => {
     const repeats =

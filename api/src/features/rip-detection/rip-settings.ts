@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { parseEnv } from '../../config.js';
 
-/** Rip detection's thresholds, read from the environment once (config.ts); README "Rip detection". */
+/** Rip detection's thresholds, read from the environment once (ripSettingsFrom); README "Rip detection". */
 export interface RipSettings {
   /** Allowed multiple of real time: audio served faster than this over a window is an offence. */
   speed: number;
@@ -40,7 +41,7 @@ const whole = (name: string, min: number) =>
     .int(`${name} must be a whole number of at least ${min}`)
     .min(min, `${name} must be a whole number of at least ${min}`);
 
-/** The environment variables, with their defaults; spread into config.ts's schema. */
+/** The environment variables, with their defaults. */
 export const ripDetectionEnv = {
   RIP_SPEED: positive('RIP_SPEED').min(1, 'RIP_SPEED must be at least 1').default(4),
   RIP_WINDOW_SECONDS: whole('RIP_WINDOW_SECONDS', 10).default(60),
@@ -73,4 +74,9 @@ export function ripSettings(e: RipEnv): RipSettings {
     lockOffences: e.RIP_LOCK_OFFENCES,
     lockHours: e.RIP_LOCK_HOURS,
   };
+}
+
+/** The thresholds from the app's environment (AppConfig.env); ConfigError for a bad value. */
+export function ripSettingsFrom(env: NodeJS.ProcessEnv): RipSettings {
+  return ripSettings(parseEnv(z.object(ripDetectionEnv), env));
 }

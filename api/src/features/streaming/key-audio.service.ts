@@ -1,4 +1,5 @@
-import type { ApiKeyCaller, Ctx } from '../../context.js';
+import type { Ctx } from '../../context.js';
+import type { ApiKeyCaller } from '../api-keys/api-key-caller.js';
 import { AppError } from '../../errors.js';
 import { parseId } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';

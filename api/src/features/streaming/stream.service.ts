@@ -9,7 +9,8 @@ import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionFileFacts, streamTokenFacts, type FileFacts, type StreamTokenFacts } from '../access/access-facts.js';
 import type { ByteTap, Listener } from '../rip-detection/rip-meter.js';
 import { listenerFor } from '../rip-detection/rip-offence.js';
-import { allowStream, streamRefused, withPresenter, type Presenter } from '../access/stream-access.js';
+import { allowStream, streamRefused, type Presenter } from '../access/stream-access.js';
+import { authenticateRequest } from '../auth/authenticate-request.js';
 import { assertStreamProof, grantStreamProof } from '../access/stream-proof.js';
 import { signedUrlSchema } from './stream.schemas.js';
 import { StreamSession } from './stream-session.entity.js';
@@ -114,32 +115,35 @@ export function storedBytes(ctx: Ctx, file: Pick<FileFacts, 'storagePath' | 'siz
 
 /** The whole file behind a stream token, after re-checking everything the session was bound to. */
 export async function openStreamSession(ctx: Ctx, presenter: Presenter, token: string): Promise<AudioBytes> {
-  return withPresenter(ctx, presenter, async (assertSamePresenter) => {
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw streamRefused();
-    const current = async () => {
-      // Keyed by the token itself: a player's ranges then hash it only when the facts are read.
-      const facts = await ctx.deps.accessFacts.streamTokens.read(token, () =>
-        streamTokenFacts(ctx.em, hashStreamToken(token)),
-      );
-      if (!facts || facts.expiresAt.getTime() <= Date.now()) throw streamRefused();
-      return facts;
-    };
-    // A token holds in the session it was issued in: not once that ended and the device signed in again.
-    const issuedIn = (facts: StreamTokenFacts) =>
-      facts.createdAt < facts.session.startedAt ? null : facts.session.startedAt.getTime();
-    const facts = await current();
-    await assertSamePresenter(facts);
-    assertStreamProof(ctx, presenter, facts.session);
-    // The token is this route's id: a file gone from view is answered as an unknown token, as a
-    // deleted file's is (its token goes with it), and the player's new session answers 404.
-    await allowStream(ctx, facts, issuedIn(facts), streamRefused);
-    const recheck = async () => {
-      const now = await current();
-      await allowStream(ctx, now, issuedIn(now), streamRefused);
-    };
-    const bytes = storedBytes(ctx, facts.file);
-    const tap = meterFor(ctx, listenerFor(ctx, facts), facts.file, bytes.size);
-    return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType, recheck, tap };
+  return authenticateRequest(ctx, presenter, {
+    refused: streamRefused,
+    alongside: async (assertSamePresenter) => {
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw streamRefused();
+      const current = async () => {
+        // Keyed by the token itself: a player's ranges then hash it only when the facts are read.
+        const facts = await ctx.deps.accessFacts.streamTokens.read(token, () =>
+          streamTokenFacts(ctx.em, hashStreamToken(token)),
+        );
+        if (!facts || facts.expiresAt.getTime() <= Date.now()) throw streamRefused();
+        return facts;
+      };
+      // A token holds in the session it was issued in: not once that ended and the device signed in again.
+      const issuedIn = (facts: StreamTokenFacts) =>
+        facts.createdAt < facts.session.startedAt ? null : facts.session.startedAt.getTime();
+      const facts = await current();
+      await assertSamePresenter(facts);
+      assertStreamProof(ctx, presenter, facts.session);
+      // The token is this route's id: a file gone from view is answered as an unknown token, as a
+      // deleted file's is (its token goes with it), and the player's new session answers 404.
+      await allowStream(ctx, facts, issuedIn(facts), streamRefused);
+      const recheck = async () => {
+        const now = await current();
+        await allowStream(ctx, now, issuedIn(now), streamRefused);
+      };
+      const bytes = storedBytes(ctx, facts.file);
+      const tap = meterFor(ctx, listenerFor(ctx, facts), facts.file, bytes.size);
+      return { path: bytes.path, offset: 0, length: bytes.size, contentType: facts.file.mimeType, recheck, tap };
+    },
   });
 }
 
@@ -203,37 +207,47 @@ export async function openSignedUrl(
     sig: string | null;
   },
 ): Promise<AudioBytes> {
-  return withPresenter(ctx, presenter, async (assertSamePresenter) => {
-    const { sid, st, start, end, exp } = query;
-    if (!sid || st === null || start === null || end === null || exp === null) {
-      throw new AppError('FORBIDDEN', 'Invalid signed URL');
-    }
-    const params: SignedRangeParams = { fileId, sessionId: sid, sessionStart: st, start, end, expires: exp };
-    if (!verifyParts(ctx.deps.config.secret, SIGNED_RANGE_PURPOSE, signedRangeParts(params), query.sig)) {
-      throw new AppError('FORBIDDEN', 'Invalid signed URL');
-    }
-    if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
-    const [sessionId, fileKey] = [parseId(sid, 'sid'), parseId(fileId, 'fileId')];
-    const current = async () => {
-      const facts = await ctx.deps.accessFacts.sessionFiles.read(`${sessionId}:${fileKey}`, () =>
-        sessionFileFacts(ctx.em, sessionId, fileKey),
-      );
-      if (!facts) throw streamRefused();
-      return facts;
-    };
-    const facts = await current();
-    await assertSamePresenter(facts);
-    assertStreamProof(ctx, presenter, facts.session);
-    const file = await allowStream(ctx, facts, st);
-    const recheck = async () => {
-      // An open response ends with its URL, as one opened by a stream token does.
-      if (!isLiveExpiry(exp)) throw streamRefused();
-      await allowStream(ctx, await current(), st);
-    };
-    const bytes = storedBytes(ctx, file);
-    const from = byteAt(start, file.duration, bytes.size);
-    const to = end === -1 ? bytes.size : byteAt(end, file.duration, bytes.size);
-    const tap = meterFor(ctx, listenerFor(ctx, facts), file, bytes.size);
-    return { path: bytes.path, offset: from, length: Math.max(0, to - from), contentType: file.mimeType, recheck, tap };
+  return authenticateRequest(ctx, presenter, {
+    refused: streamRefused,
+    alongside: async (assertSamePresenter) => {
+      const { sid, st, start, end, exp } = query;
+      if (!sid || st === null || start === null || end === null || exp === null) {
+        throw new AppError('FORBIDDEN', 'Invalid signed URL');
+      }
+      const params: SignedRangeParams = { fileId, sessionId: sid, sessionStart: st, start, end, expires: exp };
+      if (!verifyParts(ctx.deps.config.secret, SIGNED_RANGE_PURPOSE, signedRangeParts(params), query.sig)) {
+        throw new AppError('FORBIDDEN', 'Invalid signed URL');
+      }
+      if (!isLiveExpiry(exp)) throw new AppError('FORBIDDEN', 'Signed URL is no longer valid');
+      const [sessionId, fileKey] = [parseId(sid, 'sid'), parseId(fileId, 'fileId')];
+      const current = async () => {
+        const facts = await ctx.deps.accessFacts.sessionFiles.read(`${sessionId}:${fileKey}`, () =>
+          sessionFileFacts(ctx.em, sessionId, fileKey),
+        );
+        if (!facts) throw streamRefused();
+        return facts;
+      };
+      const facts = await current();
+      await assertSamePresenter(facts);
+      assertStreamProof(ctx, presenter, facts.session);
+      const file = await allowStream(ctx, facts, st);
+      const recheck = async () => {
+        // An open response ends with its URL, as one opened by a stream token does.
+        if (!isLiveExpiry(exp)) throw streamRefused();
+        await allowStream(ctx, await current(), st);
+      };
+      const bytes = storedBytes(ctx, file);
+      const from = byteAt(start, file.duration, bytes.size);
+      const to = end === -1 ? bytes.size : byteAt(end, file.duration, bytes.size);
+      const tap = meterFor(ctx, listenerFor(ctx, facts), file, bytes.size);
+      return {
+        path: bytes.path,
+        offset: from,
+        length: Math.max(0, to - from),
+        contentType: file.mimeType,
+        recheck,
+        tap,
+      };
+    },
   });
 }

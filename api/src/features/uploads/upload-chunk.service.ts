@@ -2,7 +2,7 @@ import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput, uuidPattern } from '../../validation.js';
 import { requireAdmin } from '../auth/auth.policy.js';
-import { authenticateWith } from '../auth/authenticate.js';
+import { authenticateRequest } from '../auth/authenticate-request.js';
 import type { UploadProgress } from './chunked-upload.service.js';
 import { readMultipart, type BodySource } from './multipart.js';
 import { chunkWriteBegins, chunkWriteEnded } from './running-hash.js';
@@ -42,16 +42,11 @@ function decodedFileName(raw: string | undefined): string | undefined {
  */
 async function authorizeChunk(ctx: Ctx, token: string | null, headers: ChunkHeaders) {
   const id = uuidPattern.test(headers.uploadId ?? '') ? parseId(headers.uploadId) : null;
-  // An API key was authenticated (and counted) before the route: only the upload is left to read.
-  const found = ctx.caller?.apiKey
-    ? { caller: ctx.caller, companion: id === null ? null : await ctx.em.findOne(UploadSession, { id }) }
-    : await authenticateWith(
-        ctx.em,
-        ctx.deps.config,
-        token,
-        ctx.meta.deviceId,
-        id === null ? null : { entity: UploadSession, id },
-      );
+  const found = await authenticateRequest(
+    ctx,
+    { token, deviceId: ctx.meta.deviceId },
+    { row: id === null ? null : { entity: UploadSession, id } },
+  );
   const fileName = decodedFileName(headers.fileName);
   const caller = requireAdmin({ ...ctx, caller: found.caller });
   const h = parseInput(chunkHeadersSchema, { ...headers, fileName });

@@ -11,8 +11,8 @@ import {
   type Page,
 } from '../../paging.js';
 import { requireAdmin } from '../auth/auth.policy.js';
-import { parseSearch } from '../files/search-term.js';
-import { allOf, anyOf, containsAny, inList } from '../files/sql-condition.js';
+import { parseSearch } from '../../search-term.js';
+import { allOf, anyOf, containsAny, inList } from '../../sql-condition.js';
 import { type User, UserRole } from './user.entity.js';
 
 export interface UserListArgs {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
-import { createLoaders } from '../../graphql/loaders.js';
 import { readListQuery } from '../../http/list-query.js';
 import { sendData } from '../../http/respond.js';
+import { createSessionLoaders } from '../auth/session-loaders.js';
 import { listUsers } from './user-list.js';
 import { userView } from './user-view.js';
 import * as users from './users.service.js';
@@ -19,7 +19,7 @@ export function usersRoutes(): Router {
     const ctx = res.locals.ctx;
     const { search, offset, limit } = readListQuery(req);
     const page = await listUsers(ctx, { search, offset, limit });
-    const loaders = createLoaders(ctx.em);
+    const loaders = createSessionLoaders(ctx.em);
     const counts = await Promise.all(page.items.map((u) => loaders.activeSessionCount.load(u.id)));
     sendData(
       res,

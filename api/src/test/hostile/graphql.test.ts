@@ -3,7 +3,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppPubSub } from '../../event-bus.js';
-import { createSchema } from '../../graphql/schema.js';
+import { createSchema } from '../../compose/schema.js';
 import type { Session } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { graphqlOperations } from '../operation-inventory.js';

@@ -1,22 +1,24 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { specifiedRules, validate, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Disposable } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { ApiKeyCredential, AppDeps } from '../context.js';
+import type { AppDeps } from '../context.js';
 import { AppError } from '../errors.js';
+import type { ApiKeyCredential } from '../features/api-keys/api-key-caller.js';
 import { countApiKeyUse } from '../features/api-keys/api-key-rate-limit.js';
 import { closeWhenApiKeyEnds } from '../features/api-keys/api-key-sockets.js';
-import { authenticate, bearerToken } from '../features/auth/authenticate.js';
+import { authenticateRequest } from '../features/auth/authenticate-request.js';
+import { bearerToken, type Credential } from '../features/auth/authenticate.js';
+import type { GqlContext } from '../graphql/context.js';
+import { refusal, type FormatError } from '../graphql/errors.js';
+import { queryLimitsRule, subscriptionsOnlyRule } from '../graphql/limits.js';
 import { requestMeta } from '../http/request-context.js';
-import type { GqlContext } from './context.js';
-import { refusal, type FormatError } from './errors.js';
-import { queryLimitsRule, subscriptionsOnlyRule } from './limits.js';
 import { createLoaders } from './loaders.js';
 
 /** The credentials a client sends in its connection_init payload. */
-function credentials(params: Record<string, unknown> | undefined) {
+function credentials(params: Record<string, unknown> | undefined): Credential {
   const { authorization, deviceId } = params ?? {};
   return {
     token: bearerToken(typeof authorization === 'string' ? authorization : null),
@@ -39,6 +41,15 @@ export function serveGraphqlOverWebSocket(parts: {
   const { server, schema, orm, deps, formatError } = parts;
   const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => formatError(e.toJSON(), e));
   const keyOfSocket = new WeakMap<object, ApiKeyCredential>();
+  /** The connection's credentials, and its request's facts with the device id it names. */
+  const presented = (socketCtx: {
+    connectionParams?: Record<string, unknown>;
+    extra: { request: IncomingMessage };
+  }) => {
+    const credential = credentials(socketCtx.connectionParams);
+    const meta = { ...requestMeta(socketCtx.extra.request, deps.config.trustProxy), deviceId: credential.deviceId };
+    return { credential, meta };
+  };
   const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: 64 * 1024 });
   return useServer<Record<string, unknown>>(
     {
@@ -54,18 +65,18 @@ export function serveGraphqlOverWebSocket(parts: {
         return refused ? [refusal(refused)] : undefined;
       },
       context: async (socketCtx): Promise<GqlContext> => {
-        const { token, deviceId } = credentials(socketCtx.connectionParams);
+        const { credential, meta } = presented(socketCtx);
         const em = orm.em.fork();
-        const meta = { ...requestMeta(socketCtx.extra.request, deps.config.trustProxy), deviceId };
-        const caller = await authenticate(em, deps.config, token, deviceId, meta.ip);
-        return { em, deps, meta, caller, loaders: createLoaders(em) };
+        const ctx: GqlContext = { em, deps, meta, caller: null, loaders: createLoaders(em) };
+        await authenticateRequest(ctx, credential, { check: 'any' });
+        return ctx;
       },
       onConnect: async (socketCtx) => {
-        const { token, deviceId } = credentials(socketCtx.connectionParams);
-        const { ip } = requestMeta(socketCtx.extra.request, deps.config.trustProxy);
+        const { credential, meta } = presented(socketCtx);
         const { socket } = socketCtx.extra;
         try {
-          const caller = await authenticate(orm.em.fork(), deps.config, token, deviceId, ip);
+          const ctx = { em: orm.em.fork(), deps, meta, caller: null };
+          const caller = await authenticateRequest(ctx, credential, { check: 'any' });
           if (caller?.apiKey) {
             if ((await countApiKeyUse(deps.apiKeyLimiter, caller.apiKey)).refused) {
               socket.close(4429, 'Too many requests');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseInput } from '../../validation.js';
+import { parseInput } from './validation.js';
 
 /** A search term of a list (REST ?search= and the GraphQL argument). */
 export const searchSchema = z.string().max(200, 'search must be at most 200 characters').nullish();

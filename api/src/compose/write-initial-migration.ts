@@ -2,12 +2,13 @@
  * Development tool: writes the migration that brings an empty database to the current entities.
  * Run with `npm run migration:initial -w api` on a fresh embedded database.
  */
-import { startEmbeddedDatabase } from './embedded.js';
-import { migratorOf, openOrm } from './orm.js';
+import { startEmbeddedDatabase } from '../db/embedded.js';
+import { migratorOf, openOrm } from '../db/orm.js';
+import { entities } from './entities.js';
 
 const name = process.argv[2];
 const db = await startEmbeddedDatabase();
-const orm = await openOrm({ embedded: db.connection });
+const orm = await openOrm({ embedded: db.connection, entities });
 try {
   const migrator = await migratorOf(orm);
   await migrator.up();

@@ -2,31 +2,34 @@ import 'reflect-metadata';
 import { createServer } from 'node:http';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
+import type { AppConfig } from '../config.js';
+import type { Ctx } from '../context.js';
+import { openDatabase } from '../db/open.js';
+import { migrate } from '../db/orm.js';
+import { isAdmin, requireCaller } from '../features/auth/auth.policy.js';
+import { authenticateRequest, headerCredential } from '../features/auth/authenticate-request.js';
+import { uploadChunkPath } from '../features/uploads/uploads.routes.js';
+import { startApollo } from '../graphql/apollo.js';
+import { requestsWithoutOperation } from '../graphql/no-operation.js';
+import { createFormatError } from '../graphql/errors.js';
+import { schemaSdl, schemaSdlPath } from '../graphql/schema-sdl.js';
+import { bodyTimeouts } from '../http/body-timeout.js';
+import { byteRequests } from '../http/byte-server.js';
+import { compressAnswers } from '../http/compression.js';
+import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from '../http/errors.js';
+import { jsonBody } from '../http/json-body.js';
+import { contextMiddleware } from '../http/request-context.js';
+import { restRoutes } from '../http/rest-routes.js';
+import { noStore, securityHeaders } from '../http/security-headers.js';
+import { serverTimeouts } from '../http/server-timeouts.js';
+import { webApp } from '../http/web-app.js';
+import { createLogger, type Logger } from '../logger.js';
 import { createAppDeps } from './app-deps.js';
 import { appHandle, closeServer, type App } from './app-handle.js';
-import type { AppConfig } from './config.js';
-import type { Ctx } from './context.js';
-import { openDatabase } from './db/open.js';
-import { migrate } from './db/orm.js';
-import { uploadChunkPath } from './features/uploads/uploads.routes.js';
-import { startApollo } from './graphql/apollo.js';
-import { requestsWithoutOperation } from './graphql/no-operation.js';
-import { createFormatError } from './graphql/errors.js';
-import { createLoaders } from './graphql/loaders.js';
-import { createSchema } from './graphql/schema.js';
-import { schemaSdl, schemaSdlPath } from './graphql/schema-sdl.js';
-import { serveGraphqlOverWebSocket } from './graphql/ws-server.js';
-import { bodyTimeouts } from './http/body-timeout.js';
-import { byteRequests } from './http/byte-server.js';
-import { compressAnswers } from './http/compression.js';
-import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
-import { jsonBody } from './http/json-body.js';
-import { requestContext, uploadChunkContext } from './http/request-context.js';
-import { restRoutes } from './http/rest-routes.js';
-import { noStore, securityHeaders } from './http/security-headers.js';
-import { serverTimeouts } from './http/server-timeouts.js';
-import { webApp } from './http/web-app.js';
-import { createLogger, type Logger } from './logger.js';
+import { entities } from './entities.js';
+import { createLoaders } from './loaders.js';
+import { createSchema } from './schema.js';
+import { serveGraphqlOverWebSocket } from './socket-server.js';
 
 export type { App } from './app-handle.js';
 
@@ -36,7 +39,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   // The database opens (the embedded one copies its template and starts on other threads) while
   // the schema is built here.
   const shared = config.databaseUrl !== undefined;
-  const opening = openDatabase(config, logger).then(async (db) => (await migrate(db.orm, { shared }), db));
+  const opening = openDatabase(config, logger, entities).then(async (db) => (await migrate(db.orm, { shared }), db));
   opening.catch(() => undefined); // awaited below, after the schema
   const { deps, events } = await createAppDeps(config, logger);
   const schema = await createSchema(deps.pubSub);
@@ -62,24 +65,31 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   const webSocket = serveGraphqlOverWebSocket({ server, schema, orm, deps, formatError });
   const apollo = await startApollo({ server, schema, formatError, webSocket });
 
+  // Every request's context, its caller authenticated from its headers; an upload's chunk checks a
+  // bearer token together with the upload row, not before it (only an API key's comes first).
+  const withCaller = (check: 'any' | 'apiKey') =>
+    contextMiddleware(orm, deps, { lazy: check === 'apiKey' }, (ctx, req, res) =>
+      authenticateRequest(ctx, headerCredential(req, ctx.meta), { check, rateLimit: res }),
+    );
+  const requestContext = withCaller('any');
+
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get(schemaSdlPath, noStore, requestContext(orm, deps), schemaSdl(schema));
+  app.get(schemaSdlPath, noStore, requestContext, schemaSdl(schema, requireCaller));
   app.use(
     '/graphql',
     express.json({ limit: '100kb' }),
-    requestContext(orm, deps),
-    requestsWithoutOperation(),
+    requestContext,
+    requestsWithoutOperation((caller) => caller.session !== null && isAdmin(caller.user)),
     expressMiddleware(apollo, {
       context: async ({ res }) => ({ ...(res.locals.ctx as Ctx), loaders: createLoaders(res.locals.ctx.em) }),
     }),
     graphqlHttpErrorHandler(logger),
   );
   app.use('/api/v1', noStore);
-  // An upload's chunk checks a bearer token together with the upload row, not before it.
-  app.post(`/api/v1${uploadChunkPath}`, uploadChunkContext(orm, deps));
-  app.use('/api/v1', jsonBody, requestContext(orm, deps), restRoutes(), notFoundHandler);
+  app.post(`/api/v1${uploadChunkPath}`, withCaller('apiKey'));
+  app.use('/api/v1', jsonBody, requestContext, restRoutes(), notFoundHandler);
   app.use(webApp());
   app.use(errorHandler(logger));
 

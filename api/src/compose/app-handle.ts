@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppDeps } from './context.js';
+import type { AppDeps } from '../context.js';
 
 export interface App {
   server: Server;

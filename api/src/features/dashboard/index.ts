@@ -1,0 +1,7 @@
+import { defineFeature } from '../../feature.js';
+import { DashboardResolver } from './dashboard.resolver.js';
+
+export const dashboardFeature = defineFeature({
+  name: 'dashboard',
+  resolvers: [DashboardResolver],
+});

@@ -1,0 +1,12 @@
+import { defineFeature } from '../../feature.js';
+import { AudioFile } from './audio-file.entity.js';
+import { Cover } from './cover.entity.js';
+import { createFileLoaders } from './file-loaders.js';
+import { AdminFilesResolver, AudioFileFieldsResolver, LibraryResolver } from './files.resolver.js';
+
+export const filesFeature = defineFeature({
+  name: 'files',
+  entities: [AudioFile, Cover],
+  resolvers: [LibraryResolver, AdminFilesResolver, AudioFileFieldsResolver],
+  loaders: createFileLoaders,
+});

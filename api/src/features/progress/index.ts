@@ -1,0 +1,13 @@
+import { defineFeature } from '../../feature.js';
+import { ListeningProgress } from './listening-progress.entity.js';
+import { createProgressLoaders } from './progress-loaders.js';
+import { AudioFileProgressResolver, ProgressResolver } from './progress.resolver.js';
+import { progressLimits } from './progress.service.js';
+
+export const progressFeature = defineFeature({
+  name: 'progress',
+  entities: [ListeningProgress],
+  resolvers: [ProgressResolver, AudioFileProgressResolver],
+  loaders: createProgressLoaders,
+  deps: progressLimits,
+});
