@@ -1,56 +1,13 @@
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import type { Redis } from 'ioredis';
 
-export type SecurityEventType = 'FORCED_LOGOUT' | 'DEVICE_LOCKED' | 'SESSION_TERMINATED' | 'ACCESS_REVOKED';
-
-export interface SecurityEventPayload {
-  type: SecurityEventType;
-  message: string;
-  /** The device sessions it is for; null means every session of the user. */
-  sessionIds: string[] | null;
-  fileId: string | null;
-  at: string;
-}
-
-export interface ChapterEventPayload {
-  fileId: string;
-  chapterId: string | null;
-  status: string | null;
-  at: string;
-}
-
-/** An API key (or, keyId null, every key of the user) may no longer hold: its sockets re-check it. */
-export interface ApiKeyEventPayload {
-  keyId: string | null;
-}
-
 /**
- * Something that may narrow who can read which file: every replica drops what it cached of that user
- * or file (access-facts-cache.ts). Security events raise it too (security-events.ts).
+ * The topics and what each carries, each added by the feature that publishes it by declaration
+ * merging (e.g. auth/security-events.ts), so the kernel names no feature. A topic with an id first
+ * (a user's, a file's) reaches the subscribers of that id only; one without reaches every replica.
  */
-export interface AccessChangePayload {
-  userId: string | null;
-  fileId: string | null;
-}
-
-/** An administrator unlocked the account: every replica forgets what its rip meter keeps of it. */
-export interface AccountUnlockedPayload {
-  userId: string;
-}
-
-/**
- * The topics and what each carries; a feature adds its own by declaration merging (rip detection's
- * RIP_SUSPECTED: rip-detection/rip-events.ts), so the kernel names no feature. Topics carry an id:
- * the user id for security events, the file id for chapter events. Access changes, rip alerts and
- * unlocks go to every replica (and every administrator), so they carry none.
- */
-export interface AppEvents {
-  SECURITY_EVENT: [userId: string, payload: SecurityEventPayload];
-  CHAPTERS_CHANGED: [fileId: string, payload: ChapterEventPayload];
-  ACCESS_CHANGED: [payload: AccessChangePayload];
-  API_KEYS_CHANGED: [userId: string, payload: ApiKeyEventPayload];
-  ACCOUNT_UNLOCKED: [payload: AccountUnlockedPayload];
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the features
+export interface AppEvents {}
 
 // A mapped copy: PubSub takes a type with an index signature, which an interface does not have.
 export type AppPubSub = PubSub<{ [Topic in keyof AppEvents]: AppEvents[Topic] }>;

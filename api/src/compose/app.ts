@@ -65,13 +65,12 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   const webSocket = serveGraphqlOverWebSocket({ server, schema, orm, deps, formatError });
   const apollo = await startApollo({ server, schema, formatError, webSocket });
 
-  // Every request's context, its caller authenticated from its headers; an upload's chunk checks a
-  // bearer token together with the upload row, not before it (only an API key's comes first).
-  const withCaller = (check: 'any' | 'apiKey') =>
-    contextMiddleware(orm, deps, { lazy: check === 'apiKey' }, (ctx, req, res) =>
+  // Every request's context, its caller authenticated from its headers before the route.
+  const contextWith = (check: 'any' | 'apiKey', lazy: boolean) =>
+    contextMiddleware(orm, deps, { lazy }, (ctx, req, res) =>
       authenticateRequest(ctx, headerCredential(req, ctx.meta), { check, rateLimit: res }),
     );
-  const requestContext = withCaller('any');
+  const requestContext = contextWith('any', false);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -88,7 +87,9 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     graphqlHttpErrorHandler(logger),
   );
   app.use('/api/v1', noStore);
-  app.post(`/api/v1${uploadChunkPath}`, withCaller('apiKey'));
+  // An upload's chunk checks a session's bearer token together with the upload row, not before it;
+  // only an API key's comes first.
+  app.post(`/api/v1${uploadChunkPath}`, contextWith('apiKey', true));
   app.use('/api/v1', jsonBody, requestContext, restRoutes(), notFoundHandler);
   app.use(webApp());
   app.use(errorHandler(logger));

@@ -1,7 +1,22 @@
-import type { AccessChangePayload, AppPubSub } from '../../event-bus.js';
+import type { AppPubSub } from '../../event-bus.js';
 import type { Logger } from '../../logger.js';
 import type { AccessFacts, StreamTokenFacts } from './access-facts.js';
 import { streamRefusal } from './stream-access.js';
+
+/**
+ * Something that may narrow who can read which file: every replica drops what it cached of that user
+ * or file (access-facts-cache.ts). Security events raise it too (security-events.ts).
+ */
+export interface AccessChangePayload {
+  userId: string | null;
+  fileId: string | null;
+}
+
+declare module '../../event-bus.js' {
+  interface AppEvents {
+    ACCESS_CHANGED: [payload: AccessChangePayload];
+  }
+}
 
 /**
  * The access facts of byte requests, kept in memory: a player's ranges and the 2-second re-checks of

@@ -11,6 +11,17 @@ import { ApiKeyScope, scopeInfo } from './api-key-scopes.js';
 import { createApiKeySchema } from './api-keys.schemas.js';
 import { ApiKeyStatus, type ApiKeyView } from './api-keys.types.js';
 
+/** An API key (or, keyId null, every key of the user) may no longer hold: its sockets re-check it. */
+export interface ApiKeyEventPayload {
+  keyId: string | null;
+}
+
+declare module '../../event-bus.js' {
+  interface AppEvents {
+    API_KEYS_CHANGED: [userId: string, payload: ApiKeyEventPayload];
+  }
+}
+
 function statusOf(key: ApiKey, now = Date.now()): ApiKeyStatus {
   if (key.revokedAt) return ApiKeyStatus.revoked;
   if (key.expiresAt && key.expiresAt.getTime() <= now) return ApiKeyStatus.expired;

@@ -2,6 +2,17 @@ import type { AppDeps } from '../../context.js';
 import type { AppPubSub } from '../../event-bus.js';
 import type { Logger } from '../../logger.js';
 
+/** An administrator unlocked the account: every replica forgets what its rip meter keeps of it. */
+export interface AccountUnlockedPayload {
+  userId: string;
+}
+
+declare module '../../event-bus.js' {
+  interface AppEvents {
+    ACCOUNT_UNLOCKED: [payload: AccountUnlockedPayload];
+  }
+}
+
 /**
  * An administrator lifted the account's locks: its known devices' sign-in locks go too, from the
  * store every replica reads (or from this process, the only one, without Redis), and the rip

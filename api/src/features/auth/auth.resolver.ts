@@ -1,7 +1,7 @@
 import { filter, pipe } from '@graphql-yoga/subscription';
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
-import type { SecurityEventPayload } from '../../event-bus.js';
+import type { SecurityEventPayload } from './security-events.js';
 import { ConnectionArgs, type Connection } from '../../paging.js';
 import { User } from '../users/user.entity.js';
 import { requireDeviceCaller } from './auth.policy.js';

@@ -1,4 +1,21 @@
-import type { AppPubSub, SecurityEventType } from '../../event-bus.js';
+import type { AppPubSub } from '../../event-bus.js';
+
+export type SecurityEventType = 'FORCED_LOGOUT' | 'DEVICE_LOCKED' | 'SESSION_TERMINATED' | 'ACCESS_REVOKED';
+
+export interface SecurityEventPayload {
+  type: SecurityEventType;
+  message: string;
+  /** The device sessions it is for; null means every session of the user. */
+  sessionIds: string[] | null;
+  fileId: string | null;
+  at: string;
+}
+
+declare module '../../event-bus.js' {
+  interface AppEvents {
+    SECURITY_EVENT: [userId: string, payload: SecurityEventPayload];
+  }
+}
 
 export const securityMessages = {
   FORCED_LOGOUT: 'You have been signed out.',

@@ -1,5 +1,18 @@
 import type { AppPubSub } from '../../event-bus.js';
 
+export interface ChapterEventPayload {
+  fileId: string;
+  chapterId: string | null;
+  status: string | null;
+  at: string;
+}
+
+declare module '../../event-bus.js' {
+  interface AppEvents {
+    CHAPTERS_CHANGED: [fileId: string, payload: ChapterEventPayload];
+  }
+}
+
 /** Tells admin screens watching a file that its chapters changed (a null chapter: several did). */
 export function publishChapterEvent(
   pubSub: AppPubSub,

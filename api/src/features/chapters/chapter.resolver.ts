@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
-import type { ChapterEventPayload } from '../../event-bus.js';
+import type { ChapterEventPayload } from './chapter-events.js';
 import { parseId } from '../../validation.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import { recheckAdmin } from '../auth/authenticate.js';
