@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Rip detection's thresholds, read from the environment once (config.ts); README "Rip detection". */
+/** Rip detection's thresholds, read from the environment once (config.ts); docs/rip-detection.md has the rules. */
 export interface RipSettings {
   /** Allowed multiple of real time: audio served faster than this over a window is an offence. */
   speed: number;
