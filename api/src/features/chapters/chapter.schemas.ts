@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { expiresInSchema } from '../streaming/stream.schemas.js';
+import { expiresInSchema } from '../playback/stream.schemas.js';
 import { SegmentStorage } from './chapter.entity.js';
 
 const label = z

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKeyCaller, AppDeps, Ctx, RequestMeta } from '../../context.js';
 import type { RipAlertPayload } from '../../event-bus.js';
-import type { SessionFacts, UserFacts } from '../access/access-facts.js';
+import type { SessionFacts, UserFacts } from '../playback/access-facts.js';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';

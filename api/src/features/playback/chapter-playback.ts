@@ -6,21 +6,15 @@ import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
 import { isAdmin, requireDeviceCaller } from '../auth/auth.policy.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
-import { sessionChapterFacts, type ChapterFacts } from '../access/access-facts.js';
-import {
-  allowStream,
-  streamRefused,
-  withPresenter,
-  type Presenter,
-  type SamePresenterCheck,
-} from '../access/stream-access.js';
+import { sessionChapterFacts, type ChapterFacts } from './access-facts.js';
+import { allowStream, streamRefused, withPresenter, type Presenter, type SamePresenterCheck } from './stream-access.js';
 import { sameSecret, signParts, verifyParts } from '../../signing.js';
-import { isLiveExpiry } from '../streaming/url-signing.js';
+import { isLiveExpiry } from './url-signing.js';
 import { listenerFor, segmentListenerFor } from '../rip-detection/rip-offence.js';
-import { ChapterSegment } from './chapter-segment.entity.js';
-import { Chapter, ChapterStatus } from './chapter.entity.js';
-import { chapterStreamUrlSchema } from './chapter.schemas.js';
-import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from './hls-encode.js';
+import { ChapterSegment } from '../chapters/chapter-segment.entity.js';
+import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
+import { chapterStreamUrlSchema } from '../chapters/chapter.schemas.js';
+import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from '../chapters/hls-encode.js';
 
 export const NOT_READY_MESSAGE = 'Chapter is not ready for playback. Please finalize chapters first.';
 const PLAYLIST_PURPOSE = 'chapter-playlist:v2';
