@@ -9,11 +9,11 @@ import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionChapterFacts, type ChapterFacts } from './access-facts.js';
 import { allowStream, streamRefused, withPresenter, type Presenter, type SamePresenterCheck } from './stream-access.js';
 import { sameSecret, signParts, verifyParts } from '../../signing.js';
+import { chapterStreamUrlSchema } from './stream.schemas.js';
 import { isLiveExpiry } from './url-signing.js';
 import { meterKey, meterSegment } from './metering.js';
 import { ChapterSegment } from '../chapters/chapter-segment.entity.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
-import { chapterStreamUrlSchema } from '../chapters/chapter.schemas.js';
 import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from '../chapters/hls-encode.js';
 
 export const NOT_READY_MESSAGE = 'Chapter is not ready for playback. Please finalize chapters first.';
