@@ -1,6 +1,6 @@
 import type { AppConfig } from './config.js';
 import type { AppDeps } from './context.js';
-import { accessFactsCaches } from './features/access/access-facts-cache.js';
+import { accessFactsCaches } from './features/playback/access-facts-cache.js';
 import { apiKeyLimits } from './features/api-keys/api-key-rate-limit.js';
 import { followAccountUnlocks } from './features/auth/account-unlocked.js';
 import { authLimits } from './features/auth/rate-limiter.js';

@@ -4,7 +4,7 @@ import type { ApiKeyScope } from './features/api-keys/api-key-scopes.js';
 import type { DeviceSession } from './features/auth/device-session.entity.js';
 import type { User } from './features/users/user.entity.js';
 import type { AppPubSub } from './event-bus.js';
-import type { AccessFactsCaches } from './features/access/access-facts-cache.js';
+import type { AccessFactsCaches } from './features/playback/access-facts-cache.js';
 import type { FailureLocks, SignInLimits } from './features/auth/rate-limiter.js';
 import type { RipMeter } from './features/rip-detection/rip-meter.js';
 import type { Logger } from './logger.js';

@@ -9,7 +9,7 @@ import { Checkpoint } from '../features/checkpoints/checkpoint.entity.js';
 import { AudioFile } from '../features/files/audio-file.entity.js';
 import { Cover } from '../features/files/cover.entity.js';
 import { ListeningProgress } from '../features/progress/listening-progress.entity.js';
-import { StreamSession } from '../features/streaming/stream-session.entity.js';
+import { StreamSession } from '../features/playback/stream-session.entity.js';
 import { UploadSession } from '../features/uploads/upload-session.entity.js';
 import { User } from '../features/users/user.entity.js';
 

@@ -8,7 +8,7 @@ import { DashboardResolver } from '../features/dashboard/dashboard.resolver.js';
 import { AdminFilesResolver, AudioFileFieldsResolver, LibraryResolver } from '../features/files/files.resolver.js';
 import { UsersResolver } from '../features/users/users.resolver.js';
 import { UploadsResolver } from '../features/uploads/uploads.resolver.js';
-import { StreamResolver } from '../features/streaming/stream.resolver.js';
+import { StreamResolver } from '../features/playback/stream.resolver.js';
 import { ChapterResolver } from '../features/chapters/chapter.resolver.js';
 import { AudioFileProgressResolver, ProgressResolver } from '../features/progress/progress.resolver.js';
 import { ApiKeysResolver } from '../features/api-keys/api-keys.resolver.js';

@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import { dataBody, doneBody, idParam, routes, timestamp, type HeaderDoc } from '../../http/contract.js';
+import { chapterStreamUrlSchema } from '../playback/stream.schemas.js';
 import { adminChapterViewSchema, chapterViewSchema } from './chapter-view.js';
-import {
-  chapterStreamUrlSchema,
-  createChaptersSchema,
-  finalizeSchema,
-  updateChapterSchema,
-} from './chapter.schemas.js';
+import { createChaptersSchema, finalizeSchema, updateChapterSchema } from './chapter.schemas.js';
 
 const fileId = z.object({ id: idParam('The file id.') });
 const oneChapter = fileId.extend({ chapterId: idParam('The chapter id.') });

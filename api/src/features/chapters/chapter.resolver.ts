@@ -5,7 +5,7 @@ import { parseId } from '../../validation.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import { recheckAdmin } from '../auth/authenticate.js';
 import { finalizeChapters, type FinalizeResult as FinalizeOutcome } from './chapter-finalize.js';
-import { createChapterStreamUrl } from './chapter-playback.js';
+import { createChapterStreamUrl } from '../playback/chapter-playback.js';
 import { Chapter, SegmentStorage } from './chapter.entity.js';
 import * as chapters from './chapter.service.js';
 import {

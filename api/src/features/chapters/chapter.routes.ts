@@ -5,7 +5,7 @@ import type { ByteExchange, ByteRoute } from '../../http/byte-route.js';
 import { sendData } from '../../http/respond.js';
 import { isAdmin } from '../auth/auth.policy.js';
 import { presenterOf } from '../streaming/stream.routes.js';
-import { queryInteger, queryString } from '../streaming/url-signing.js';
+import { queryInteger, queryString } from '../playback/url-signing.js';
 import { finalizeChapters } from './chapter-finalize.js';
 import { adminChapterView, chapterView } from './chapter-view.js';
 import {
@@ -14,7 +14,7 @@ import {
   chapterSegment,
   createChapterStreamUrl,
   type PlaybackGrant,
-} from './chapter-playback.js';
+} from '../playback/chapter-playback.js';
 import * as chapters from './chapter.service.js';
 
 function grantFrom(query: Record<string, unknown>): PlaybackGrant {

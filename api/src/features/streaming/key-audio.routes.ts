@@ -1,6 +1,6 @@
 import type { ByteRoute } from '../../http/byte-route.js';
-import { sendByteRange } from './byte-range.js';
-import { openKeyAudio } from './key-audio.service.js';
+import { sendByteRange } from '../playback/byte-range.js';
+import { openKeyAudio } from '../playback/key-audio.service.js';
 import { PRIVATE_BYTES } from './stream.routes.js';
 
 /**

@@ -8,7 +8,7 @@ import {
   type HeaderDoc,
   type RouteContract,
 } from '../../http/contract.js';
-import { signedUrlSchema } from './stream.schemas.js';
+import { signedUrlSchema } from '../playback/stream.schemas.js';
 
 const fileId = z.object({ fileId: idParam('The file id.') });
 

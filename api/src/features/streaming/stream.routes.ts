@@ -5,10 +5,10 @@ import type { Ctx } from '../../context.js';
 import type { ByteRoute } from '../../http/byte-route.js';
 import { sendData } from '../../http/respond.js';
 import { bearerToken } from '../auth/authenticate.js';
-import { sendByteRange } from './byte-range.js';
-import type { Presenter } from '../access/stream-access.js';
-import * as streams from './stream.service.js';
-import { queryInteger, queryString } from './url-signing.js';
+import { sendByteRange } from '../playback/byte-range.js';
+import type { Presenter } from '../playback/stream-access.js';
+import * as streams from '../playback/stream.service.js';
+import { queryInteger, queryString } from '../playback/url-signing.js';
 
 /** Audio bytes are per-user and per-session: never kept by shared caches or replayed from one. */
 export const PRIVATE_BYTES = 'private, no-store';

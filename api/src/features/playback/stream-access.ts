@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import { authenticate, noteActivity, sessionRefusal } from '../auth/authenticate.js';
 import { verifyAccessToken } from '../auth/tokens.js';
 import type { AccessFacts, FileFacts } from './access-facts.js';
-import { mayViewFile } from './visibility.js';
+import { mayViewFile } from '../access/visibility.js';
 
 /** The one answer for a byte credential that no longer holds; the player re-initialises on 403. */
 export const streamRefused = () => new AppError('FORBIDDEN', 'Stream session is no longer valid');
