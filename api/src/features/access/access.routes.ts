@@ -1,16 +1,16 @@
 import { z } from 'zod';
+import { ApiKeyScope } from '../../api-key-scopes.js';
 import { component, dataBody, idParam, timestamp } from '../../http/contract.js';
+import { sendData } from '../../http/respond.js';
+import { routes } from '../../http/route.js';
+import { createFileLoaders } from '../files/file-loaders.js';
 import { fileViewSchema, presentFile } from '../files/file-view.js';
+import type { UserSummary } from '../users/user-list.js';
 import { UserRole } from '../users/user.entity.js';
 import { grantSchema } from './access.schemas.js';
-import { GrantStatus } from './access.types.js';
-import { sendData } from '../../http/respond.js';
-import { createFileLoaders } from '../files/file-loaders.js';
-import type { UserSummary } from '../users/user-list.js';
 import * as access from './access.service.js';
+import { GrantStatus } from './access.types.js';
 import { everyUserByName, fileAccessList } from './grant-list.js';
-import { ApiKeyScope } from '../../api-key-scopes.js';
-import { routes } from '../../http/route.js';
 
 const summaryOf = (u: Pick<UserSummary, 'id' | 'name' | 'email'>) => ({ id: u.id, name: u.name, email: u.email });
 
@@ -40,7 +40,7 @@ export type GrantBody = z.output<typeof grantViewSchema>;
 
 const grantAnswer = component('GrantAnswer', dataBody(grantViewSchema, { message: z.string() }));
 
-/** REST /api/v1/admin/file-access (access.routes.ts). */
+/** REST /api/v1/admin/file-access. */
 export const accessRoutes = routes([
   {
     operationId: 'fileAccessList',

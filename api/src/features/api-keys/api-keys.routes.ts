@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { component, dataBody, idParam, timestamp } from '../../http/contract.js';
+import { sendData } from '../../http/respond.js';
+import { routes } from '../../http/route.js';
 import { ApiKeyScope, scopeDescription } from './api-key-scopes.js';
 import { createApiKeySchema } from './api-keys.schemas.js';
-import { ApiKeyStatus } from './api-keys.types.js';
-import { sendData } from '../../http/respond.js';
 import * as apiKeys from './api-keys.service.js';
-import { routes } from '../../http/route.js';
+import { ApiKeyStatus } from './api-keys.types.js';
 
 const scopeList = Object.values(ApiKeyScope)
   .map((scope) => `\`${scope}\`: ${scopeDescription(scope)}`)
@@ -32,7 +32,7 @@ export const apiKeyViewSchema = component(
     .meta({ description: 'A service credential acting for one user within its scopes; never its secret.' }),
 );
 
-/** REST /api/v1/admin/api-keys (api-keys.routes.ts): a person's signed-in device only, never a key. */
+/** REST /api/v1/admin/api-keys: a person's signed-in device only, never a key. */
 export const apiKeysRoutes = routes([
   {
     operationId: 'listApiKeys',

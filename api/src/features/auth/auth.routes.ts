@@ -1,15 +1,15 @@
 import { z } from 'zod';
+import { AppError } from '../../errors.js';
 import { component, dataBody, doneBody, timestamp } from '../../http/contract.js';
+import { sendData } from '../../http/respond.js';
+import { routes } from '../../http/route.js';
 import { userAnswer, userViewSchema, userView } from '../users/user-view.js';
 import { deviceDataSchema, loginSchema, registerSchema, updateDetailsSchema } from './auth.schemas.js';
+import * as auth from './auth.service.js';
 import { DeviceWarningKind } from './auth.types.js';
 import { deviceViewSchema, deviceView } from './device-view.js';
-import { AppError } from '../../errors.js';
-import { sendData } from '../../http/respond.js';
-import * as auth from './auth.service.js';
 import * as devices from './devices.service.js';
 import { login, type LoginResult } from './login.service.js';
-import { routes } from '../../http/route.js';
 
 /** The login response's fields stand at the top level, as clients read them; `data` is the user. */
 function loginAnswer(result: LoginResult): LoginAnswer {
@@ -47,7 +47,7 @@ export type LoginAnswer = z.output<typeof loginAnswerSchema>;
 
 const deactivatedCount = z.int().min(0);
 
-/** REST /api/v1/auth and /api/v1/devices (auth.routes.ts). */
+/** REST /api/v1/auth and /api/v1/devices. */
 export const authRoutes = routes([
   {
     operationId: 'login',

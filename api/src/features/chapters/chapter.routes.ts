@@ -1,16 +1,11 @@
-import { z } from 'zod';
-import { dataBody, doneBody, idParam, timestamp, type HeaderDoc } from '../../http/contract.js';
-import { adminChapterViewSchema, chapterViewSchema, adminChapterView, chapterView } from './chapter-view.js';
-import {
-  chapterStreamUrlSchema,
-  createChaptersSchema,
-  finalizeSchema,
-  updateChapterSchema,
-} from './chapter.schemas.js';
 import { parse } from 'node:querystring';
+import { z } from 'zod';
+import { ApiKeyScope } from '../../api-key-scopes.js';
 import { AppError } from '../../errors.js';
 import type { ByteExchange } from '../../http/byte-route.js';
+import { dataBody, doneBody, idParam, timestamp, type HeaderDoc } from '../../http/contract.js';
 import { sendData } from '../../http/respond.js';
+import { routes } from '../../http/route.js';
 import { isAdmin } from '../auth/auth.policy.js';
 import { presenterOf } from '../streaming/stream.routes.js';
 import { queryInteger, queryString } from '../streaming/url-signing.js';
@@ -22,9 +17,14 @@ import {
   createChapterStreamUrl,
   type PlaybackGrant,
 } from './chapter-playback.js';
+import { adminChapterViewSchema, chapterViewSchema, adminChapterView, chapterView } from './chapter-view.js';
+import {
+  chapterStreamUrlSchema,
+  createChaptersSchema,
+  finalizeSchema,
+  updateChapterSchema,
+} from './chapter.schemas.js';
 import * as chapters from './chapter.service.js';
-import { ApiKeyScope } from '../../api-key-scopes.js';
-import { routes } from '../../http/route.js';
 
 function grantFrom(query: Record<string, unknown>): PlaybackGrant {
   return {
@@ -66,7 +66,11 @@ const finalizeResult = z.object({
   summary: z.object({ finalized: count, failed: count, total: count }),
 });
 
-/** REST /api/v1/files/{id}/chapters and the chapter HLS routes under /api/v1/chapters (chapter.routes.ts). */
+/**
+ * REST /api/v1/files/{id}/chapters and the chapter HLS routes under /api/v1/chapters: the playlist
+ * and key served ahead of Express (http/byte-server.ts) as the stream bytes are, the segments by
+ * Express.
+ */
 export const chapterRoutes = routes([
   {
     operationId: 'chapterStatus',

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { dataBody, doneBody, idParam } from '../../http/contract.js';
-import { checkpointViewSchema } from './checkpoints.views.js';
-import { createCheckpointSchema } from './checkpoints.schemas.js';
-import { sendData } from '../../http/respond.js';
-import * as checkpoints from './checkpoints.service.js';
 import { ApiKeyScope } from '../../api-key-scopes.js';
+import { dataBody, doneBody, idParam } from '../../http/contract.js';
+import { sendData } from '../../http/respond.js';
 import { routes } from '../../http/route.js';
+import { createCheckpointSchema } from './checkpoints.schemas.js';
+import * as checkpoints from './checkpoints.service.js';
+import { checkpointViewSchema } from './checkpoints.views.js';
 
-/** REST /api/v1/checkpoints (checkpoints.routes.ts). */
+/** REST /api/v1/checkpoints. */
 export const checkpointsRoutes = routes([
   {
     operationId: 'listCheckpoints',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { ApiKeyScope } from '../../api-key-scopes.js';
 import { component, dataBody, timestamp } from '../../http/contract.js';
 import { sendData } from '../../http/respond.js';
-import { dashboardStats } from './dashboard.service.js';
-import { ApiKeyScope } from '../../api-key-scopes.js';
 import { routes } from '../../http/route.js';
+import { dashboardStats } from './dashboard.service.js';
 
 const count = z.int().min(0);
 
@@ -33,7 +33,7 @@ export const dashboardViewSchema = component(
 );
 export type DashboardView = z.output<typeof dashboardViewSchema>;
 
-/** REST GET /api/v1/admin/files/stats (dashboard.routes.ts). */
+/** REST GET /api/v1/admin/files/stats. */
 export const dashboardRoutes = routes([
   {
     operationId: 'dashboardStats',

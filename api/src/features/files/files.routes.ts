@@ -1,19 +1,19 @@
 import { z } from 'zod';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { AppError } from '../../errors.js';
 import { component, dataBody, doneBody, filePart, idParam, type HeaderDoc } from '../../http/contract.js';
 import { listQuerySchema, readListQuery } from '../../http/list-query.js';
-import { COVER_MAX_BYTES } from './cover-storage.js';
-import { fileViewSchema, presentFile, presentFiles } from './file-view.js';
-import { coverSizeSchema, fileStatusSchema, librarySortSchema, updateFileSchema } from './files.schemas.js';
-import { AppError } from '../../errors.js';
 import { sendData } from '../../http/respond.js';
+import { routes } from '../../http/route.js';
 import { parseInput } from '../../validation.js';
 import { requireAdmin } from '../auth/auth.policy.js';
+import { COVER_MAX_BYTES } from './cover-storage.js';
 import * as admin from './file-admin.service.js';
 import { createFileLoaders } from './file-loaders.js';
 import { readFileUpdateForm, type FileUpdateForm } from './file-update-form.js';
+import { fileViewSchema, presentFile, presentFiles } from './file-view.js';
+import { coverSizeSchema, fileStatusSchema, librarySortSchema, updateFileSchema } from './files.schemas.js';
 import * as files from './files.service.js';
-import { ApiKeyScope } from '../../api-key-scopes.js';
-import { routes } from '../../http/route.js';
 
 const fileId = z.object({ id: idParam('The file id.') });
 const fileBody = component('FileAnswer', dataBody(fileViewSchema));
@@ -26,7 +26,7 @@ const coverHeaders: Record<string, HeaderDoc> = {
   'Cache-Control': { description: 'private, no-cache: asked for again each time.', schema: z.string() },
 };
 
-/** REST /api/v1/files (library) and /api/v1/admin/files (files.routes.ts). */
+/** REST /api/v1/files (library) and /api/v1/admin/files. */
 export const filesRoutes = routes([
   {
     operationId: 'listLibrary',

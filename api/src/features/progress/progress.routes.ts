@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { ApiKeyScope } from '../../api-key-scopes.js';
 import { component, dataBody, idParam, timestamp } from '../../http/contract.js';
+import { sendData } from '../../http/respond.js';
+import { routes } from '../../http/route.js';
+import { createFileLoaders } from '../files/file-loaders.js';
 import { fileViewSchema, presentFiles } from '../files/file-view.js';
 import { inProgressLimitSchema, saveProgressSchema } from './progress.schemas.js';
-import { sendData } from '../../http/respond.js';
-import { createFileLoaders } from '../files/file-loaders.js';
 import * as progress from './progress.service.js';
-import { ApiKeyScope } from '../../api-key-scopes.js';
-import { routes } from '../../http/route.js';
 
 export const progressViewSchema = component(
   'ListeningProgress',
@@ -22,7 +22,7 @@ export const progressViewSchema = component(
 
 const fileId = z.object({ fileId: idParam('The file id.') });
 
-/** REST /api/v1/progress (progress.routes.ts). */
+/** REST /api/v1/progress. */
 export const progressRoutes = routes([
   {
     operationId: 'continueListening',

@@ -10,8 +10,8 @@ import type { Presenter } from '../access/stream-access.js';
 import { bearerToken } from '../auth/authenticate.js';
 import { sendByteRange } from './byte-range.js';
 import { openKeyAudio } from './key-audio.service.js';
-import * as streams from './stream.service.js';
 import { signedUrlSchema } from './stream.schemas.js';
+import * as streams from './stream.service.js';
 import { queryInteger, queryString } from './url-signing.js';
 
 /** Audio bytes are per-user and per-session: never kept by shared caches or replayed from one. */

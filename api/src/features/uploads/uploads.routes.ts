@@ -1,7 +1,19 @@
+import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import type { Caller, Ctx } from '../../context.js';
 import { component, dataBody, doneBody, filePart, idParam, timestamp } from '../../http/contract.js';
+import { sendData } from '../../http/respond.js';
+import { routes } from '../../http/route.js';
+import { isAdmin } from '../auth/auth.policy.js';
+import { bearerToken } from '../auth/authenticate.js';
+import type { AudioFile } from '../files/audio-file.entity.js';
 import { COVER_MAX_BYTES } from '../files/cover-storage.js';
+import { createFileLoaders } from '../files/file-loaders.js';
 import { fileViewSchema, presentFile } from '../files/file-view.js';
+import * as chunked from './chunked-upload.service.js';
+import type { BodySource } from './multipart.js';
+import { receiveChunk } from './upload-chunk.service.js';
 import { UploadStatus } from './upload-session.entity.js';
 import {
   CHUNK_SIZE,
@@ -12,19 +24,7 @@ import {
   initUploadSchema,
   type ChunkHeaders,
 } from './uploads.schemas.js';
-import { type Request, type Response } from 'express';
-import { sendData } from '../../http/respond.js';
-import { createFileLoaders } from '../files/file-loaders.js';
-import type { AudioFile } from '../files/audio-file.entity.js';
-import type { Caller, Ctx } from '../../context.js';
-import { isAdmin } from '../auth/auth.policy.js';
-import { bearerToken } from '../auth/authenticate.js';
-import * as chunked from './chunked-upload.service.js';
-import type { BodySource } from './multipart.js';
-import { receiveChunk } from './upload-chunk.service.js';
 import { uploadFile } from './uploads.service.js';
-import { ApiKeyScope } from '../../api-key-scopes.js';
-import { routes } from '../../http/route.js';
 
 /**
  * The chunk route authenticates its caller in the statement that reads the upload (every chunk of
@@ -32,12 +32,12 @@ import { routes } from '../../http/route.js';
  */
 export const uploadChunkPath = '/audio/upload/chunk';
 
-const body = (req: Request): BodySource => ({ headers: req.headers, stream: req });
+const bodySource = (req: Request): BodySource => ({ headers: req.headers, stream: req });
 
 /** The audio bytes of an upload: an administrator's may arrive slowly for as long as they keep coming. */
 function uploadBody(req: Request, res: Response, caller: Caller | null): BodySource {
   if (caller && isAdmin(caller.user)) res.locals.liftBodyDeadline?.();
-  return body(req);
+  return bodySource(req);
 }
 
 function header(req: Request, name: string): string | undefined {
@@ -63,7 +63,7 @@ const created = {
   json: component('UploadedFile', dataBody(fileViewSchema, { message: z.string() })),
 };
 
-/** REST POST /api/v1/files and /api/v1/audio/upload/* (uploads.routes.ts). */
+/** REST POST /api/v1/files and /api/v1/audio/upload/*. */
 export const uploadsRoutes = routes([
   {
     operationId: 'uploadFile',
@@ -220,7 +220,7 @@ export const uploadsRoutes = routes([
     async handle({ ctx, params, body, req, res }) {
       const readForm = () =>
         req.is('multipart/form-data')
-          ? chunked.readFinalizeForm(body(req))
+          ? chunked.readFinalizeForm(bodySource(req))
           : Promise.resolve({ details: body ?? {}, cover: null });
       const file = await chunked.finalizeUpload(ctx, params.uploadId, readForm);
       sendData(res, await present(ctx, file), { message: 'File uploaded successfully using chunked upload!' }, 201);

@@ -1,21 +1,21 @@
 import { z } from 'zod';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { createLoaders } from '../../graphql/loaders.js';
 import { dataBody, doneBody, idParam } from '../../http/contract.js';
 import { listQuerySchema, readListQuery } from '../../http/list-query.js';
+import { sendData } from '../../http/respond.js';
+import { routes } from '../../http/route.js';
 import { deviceViewSchema, deviceView } from '../auth/device-view.js';
+import { listUsers } from './user-list.js';
+import * as sessions from './user-sessions.service.js';
 import { userAnswer, userViewSchema, userView } from './user-view.js';
 import { createUserSchema, updateUserSchema } from './users.schemas.js';
-import { createLoaders } from '../../graphql/loaders.js';
-import { sendData } from '../../http/respond.js';
-import { listUsers } from './user-list.js';
 import * as users from './users.service.js';
-import * as sessions from './user-sessions.service.js';
-import { ApiKeyScope } from '../../api-key-scopes.js';
-import { routes } from '../../http/route.js';
 
 const userId = z.object({ id: idParam('The user id.') });
 const count = z.int().min(0);
 
-/** REST /api/v1/admin/users: accounts, their locks and device sessions (users.routes.ts, user-sessions.routes.ts). */
+/** REST /api/v1/admin/users: accounts, their locks and device sessions. */
 export const usersRoutes = routes([
   {
     operationId: 'countUsers',
