@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { createAppDeps } from './app-deps.js';
+import { apiRoutes } from './compose/routes.js';
 import { appHandle, closeServer, type App } from './app-handle.js';
 import type { AppConfig } from './config.js';
 import type { Ctx } from './context.js';
@@ -22,7 +23,7 @@ import { compressAnswers } from './http/compression.js';
 import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
 import { requestContext, uploadChunkContext } from './http/request-context.js';
-import { restRoutes } from './http/rest-routes.js';
+import { restRouter } from './http/rest-routes.js';
 import { noStore, securityHeaders } from './http/security-headers.js';
 import { serverTimeouts } from './http/server-timeouts.js';
 import { webApp } from './http/web-app.js';
@@ -53,7 +54,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.use(bodyTimeouts(config.bodyIdleTimeoutSeconds * 1000));
   app.use(compressAnswers());
   // The player's byte requests are answered ahead of Express (byte-server.ts); all else goes to it.
-  const bytes = byteRequests(orm, deps, logger);
+  const bytes = byteRequests(orm, deps, logger, apiRoutes);
   const server = createServer(serverTimeouts(config.keepAliveTimeoutSeconds), (req, res) => {
     if (!bytes(req, res)) app(req, res);
   });
@@ -79,7 +80,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.use('/api/v1', noStore);
   // An upload's chunk checks a bearer token together with the upload row, not before it.
   app.post(`/api/v1${uploadChunkPath}`, uploadChunkContext(orm, deps));
-  app.use('/api/v1', jsonBody, requestContext(orm, deps), restRoutes(), notFoundHandler);
+  app.use('/api/v1', jsonBody, requestContext(orm, deps), restRouter(apiRoutes), notFoundHandler);
   app.use(webApp());
   app.use(errorHandler(logger));
 

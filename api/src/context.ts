@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from './config.js';
-import type { ApiKeyScope } from './features/api-keys/api-key-scopes.js';
+import type { ApiKeyScope } from './api-key-scopes.js';
 import type { DeviceSession } from './features/auth/device-session.entity.js';
 import type { User } from './features/users/user.entity.js';
 import type { AppPubSub } from './event-bus.js';

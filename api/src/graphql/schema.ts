@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { guardSchemaScopes } from '../features/api-keys/scope-guard.js';
+import { guardSchemaScopes } from './scopes.js';
 import type { AppPubSub } from '../event-bus.js';
 import { withDocumentedTypes } from './error-code.js';
 import { resolvers } from './resolvers.js';
