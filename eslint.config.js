@@ -57,11 +57,6 @@ export default tseslint.config(
       // The entry: it starts what the composition root makes.
       'api/src/main.ts',
       ...apiTests,
-      // Until the REST route declarations move into the features' manifests (compose/routes.ts).
-      'api/src/http/rest-routes.ts',
-      'api/src/http/rest-contracts.ts',
-      'api/src/http/byte-server.ts',
-      'api/src/http/openapi*.ts',
     ],
     rules: {
       'no-restricted-imports': [

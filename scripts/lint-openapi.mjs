@@ -10,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const { openApiDocument } = await import(path.join(root, 'api/dist/http/openapi-document.js'));
+const { apiRoutes } = await import(path.join(root, 'api/dist/compose/routes.js'));
 const dir = mkdtempSync(path.join(tmpdir(), 'pal-openapi-'));
 const file = path.join(dir, 'openapi.json');
-writeFileSync(file, JSON.stringify(openApiDocument(), null, 2));
+writeFileSync(file, JSON.stringify(openApiDocument(apiRoutes), null, 2));
 const result = spawnSync(
   process.execPath,
   [

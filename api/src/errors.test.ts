@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { AppError, errorCodes } from './errors.js';
 
 describe('error codes', () => {
-  it('are listed in the README with their HTTP status and meaning, as errors.ts defines them', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const rows = [...readme.matchAll(/^\| `([A-Z_]+)` +\| (\d{3}) +\| (.+?) +\|$/gm)].map((m) => [
+  it('are listed in docs/api.md with their HTTP status and meaning, as errors.ts defines them', () => {
+    const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([A-Z_]+)` +\| (\d{3}) +\| (.+?) +\|$/gm)].map((m) => [
       m[1],
       Number(m[2]),
       m[3],

@@ -1,7 +1,7 @@
 /**
  * Every code an error can carry (GraphQL `extensions.code`, REST `error.code`), with the HTTP status
- * it answers with and what it means. The one list: the schema's ErrorCode enum and the README's
- * table are made from it (a test compares the README with it).
+ * it answers with and what it means. The one list: the schema's ErrorCode enum and the table in
+ * docs/api.md are made from it (a test compares that table with it).
  */
 export const errorCodes = {
   UNAUTHENTICATED: { httpStatus: 401, meaning: 'No credential, or a bad, ended or revoked one.' },

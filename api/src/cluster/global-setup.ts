@@ -43,7 +43,7 @@ const started: Started[] = [];
  * Two replicas of the built server (`node api/dist/main.js`) started at once on one fresh
  * PostgreSQL database, the machine's Redis and one DATA_DIR (with the secret the first generates
  * there), behind nginx running the deployment's own config (deploy/nginx.conf): what
- * `docker compose up --scale app=2` starts (README "Running several replicas"), once for the tier.
+ * `docker compose up --scale app=2` starts (docs/operations.md, "Several replicas"), once for the tier.
  */
 export async function setup(project: TestProject): Promise<void> {
   await assertClusterPrerequisites({ root, postgresUrl, redisUrl, nginxPath });

@@ -7,7 +7,7 @@ import type { Ctx } from '../context.js';
 import { openDatabase } from '../db/open.js';
 import { migrate } from '../db/orm.js';
 import { isAdmin, requireCaller } from '../features/auth/auth.policy.js';
-import { authenticateRequest, headerCredential } from '../features/auth/authenticate-request.js';
+import { authenticateBeforeRoute as authenticate } from '../features/auth/authenticate-request.js';
 import { uploadChunkPath } from '../features/uploads/uploads.routes.js';
 import { startApollo } from '../graphql/apollo.js';
 import { requestsWithoutOperation } from '../graphql/no-operation.js';
@@ -19,7 +19,7 @@ import { compressAnswers } from '../http/compression.js';
 import { errorHandler, graphqlHttpErrorHandler, notFoundHandler } from '../http/errors.js';
 import { jsonBody } from '../http/json-body.js';
 import { contextMiddleware } from '../http/request-context.js';
-import { restRoutes } from '../http/rest-routes.js';
+import { restRouter } from '../http/rest-routes.js';
 import { noStore, securityHeaders } from '../http/security-headers.js';
 import { serverTimeouts } from '../http/server-timeouts.js';
 import { webApp } from '../http/web-app.js';
@@ -27,6 +27,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { createAppDeps } from './app-deps.js';
 import { appHandle, closeServer, type App } from './app-handle.js';
 import { entities } from './entities.js';
+import { apiRoutes } from './routes.js';
 import { createLoaders } from './loaders.js';
 import { createSchema } from './schema.js';
 import { serveGraphqlOverWebSocket } from './socket-server.js';
@@ -56,7 +57,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.use(bodyTimeouts(config.bodyIdleTimeoutSeconds * 1000));
   app.use(compressAnswers());
   // The player's byte requests are answered ahead of Express (byte-server.ts); all else goes to it.
-  const bytes = byteRequests(orm, deps, logger);
+  const bytes = byteRequests(orm, deps, logger, apiRoutes, authenticate);
   const server = createServer(serverTimeouts(config.keepAliveTimeoutSeconds), (req, res) => {
     if (!bytes(req, res)) app(req, res);
   });
@@ -65,12 +66,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   const webSocket = serveGraphqlOverWebSocket({ server, schema, orm, deps, formatError });
   const apollo = await startApollo({ server, schema, formatError, webSocket });
 
-  // Every request's context, its caller authenticated from its headers before the route.
-  const contextWith = (check: 'any' | 'apiKey', lazy: boolean) =>
-    contextMiddleware(orm, deps, { lazy }, (ctx, req, res) =>
-      authenticateRequest(ctx, headerCredential(req, ctx.meta), { check, rateLimit: res }),
-    );
-  const requestContext = contextWith('any', false);
+  const requestContext = contextMiddleware(orm, deps, { lazy: false, check: 'any' }, authenticate);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -89,8 +85,8 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   app.use('/api/v1', noStore);
   // An upload's chunk checks a session's bearer token together with the upload row, not before it;
   // only an API key's comes first.
-  app.post(`/api/v1${uploadChunkPath}`, contextWith('apiKey', true));
-  app.use('/api/v1', jsonBody, requestContext, restRoutes(), notFoundHandler);
+  app.post(`/api/v1${uploadChunkPath}`, contextMiddleware(orm, deps, { lazy: true, check: 'apiKey' }, authenticate));
+  app.use('/api/v1', jsonBody, requestContext, restRouter(apiRoutes), notFoundHandler);
   app.use(webApp());
   app.use(errorHandler(logger));
 

@@ -7,16 +7,16 @@ import { chaptersFeature } from '../features/chapters/index.js';
 import { checkpointsFeature } from '../features/checkpoints/index.js';
 import { dashboardFeature } from '../features/dashboard/index.js';
 import { filesFeature } from '../features/files/index.js';
+import { playbackFeature } from '../features/playback/index.js';
 import { progressFeature } from '../features/progress/index.js';
 import { ripDetectionFeature } from '../features/rip-detection/index.js';
-import { streamingFeature } from '../features/streaming/index.js';
 import { uploadsFeature } from '../features/uploads/index.js';
 import { usersFeature } from '../features/users/index.js';
 
 /**
  * Every feature of the app, the one list that names them all: the entities, the GraphQL schema,
  * the per-request loaders and AppDeps are made from it. A new feature is added here and nowhere
- * else. In this order their deps are made (a later one may replace an earlier one's: access wraps
+ * else. In this order their deps are made (a later one may replace an earlier one's: playback wraps
  * the event bus).
  */
 export const features = [
@@ -28,7 +28,7 @@ export const features = [
   checkpointsFeature,
   accessFeature,
   uploadsFeature,
-  streamingFeature,
+  playbackFeature,
   progressFeature,
   apiKeysFeature,
   ripDetectionFeature,

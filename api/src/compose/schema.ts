@@ -1,13 +1,12 @@
 import type { GraphQLSchema } from 'graphql';
 import type { NonEmptyArray } from 'type-graphql';
 import type { AppPubSub } from '../event-bus.js';
-import { guardSchemaScopes } from '../features/api-keys/scope-guard.js';
 import { buildGraphqlSchema, type ResolverClass } from '../graphql/schema.js';
 import { features } from './features.js';
 
-/** The app's executable schema, every feature's resolvers, with API keys' scopes checked in front of its fields. */
+/** The app's executable schema, of every feature's resolvers. */
 export async function createSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
   // Not empty: the features' resolvers hold the Query type.
   const resolvers = features.flatMap((feature) => feature.resolvers ?? []) as NonEmptyArray<ResolverClass>;
-  return guardSchemaScopes(await buildGraphqlSchema(resolvers, pubSub));
+  return buildGraphqlSchema(resolvers, pubSub);
 }

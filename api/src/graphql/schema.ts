@@ -3,6 +3,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import type { AppPubSub } from '../event-bus.js';
 import { withDocumentedTypes } from './error-code.js';
+import { guardSchemaScopes } from './scopes.js';
 
 /** A class the GraphQL schema is built from: TypeGraphQL takes resolvers as constructors. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -15,8 +16,8 @@ const rootDescriptions = {
 };
 
 /**
- * Builds the schema of these resolvers, its error codes and root types documented. Validation is
- * done by the services (zod), shared with REST.
+ * Builds the schema of these resolvers, its error codes and root types documented, with API keys'
+ * scopes checked in front of its fields. Validation is done by the services (zod), shared with REST.
  */
 export async function buildGraphqlSchema(
   resolvers: NonEmptyArray<ResolverClass>,
@@ -26,7 +27,7 @@ export async function buildGraphqlSchema(
   for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
     if (root) root.description = rootDescriptions[root.name as keyof typeof rootDescriptions];
   }
-  return schema;
+  return guardSchemaScopes(schema);
 }
 
 export function printSchemaSdl(schema: GraphQLSchema): string {

@@ -1,31 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Ctx } from '../context.js';
 
 /**
- * A route of the player's hot path under /api/v1, served by byte-server.ts ahead of Express on
- * node's own request and response.
- */
-export interface ByteRoute {
-  /** The path under /api/v1 with its one `:parameter`, as the REST contract writes it. */
-  path: string;
-  /** The methods the contract lists; a GET route answers HEAD all the same (as Express does), without the body. */
-  methods: ('GET' | 'HEAD')[];
-  /**
-   * Where the credential is: in the URL (stream token, signed URL, chapter grant), and the route
-   * checks any bearer token together with it; or in the Authorization header, authenticated before
-   * the route as on every other route. An API key is authenticated before the route either way, so
-   * its scopes and rate limit are checked as everywhere.
-   */
-  credential: 'url' | 'header';
-  /** Answers the request; `param` is the path parameter (decoded), `query` what follows the `?`. */
-  serve(ctx: Ctx, exchange: ByteExchange, param: string, query: string): Promise<void>;
-}
-
-/**
- * A byte request and its answer. The answer's headers are gathered here and go out with its status
- * in one writeHead: node's setHeader costs more per header (it checks the name and value, keeps a
- * lower-cased copy and an entry for each), and a 64 KiB range carries about twenty. Headers set on
- * the response itself (cookies) go out with them.
+ * A byte request and its answer, as a byte route (route.ts) serves it. The answer's headers are
+ * gathered here and go out with its status in one writeHead: node's setHeader costs more per
+ * header (it checks the name and value, keeps a lower-cased copy and an entry for each), and a
+ * 64 KiB range carries about twenty. Headers set on the response itself (cookies) go out with them.
  */
 export class ByteExchange {
   constructor(

@@ -9,6 +9,8 @@ import { startTestApp, type TestApp } from '../test/harness.js';
 import { StreamClient } from '../test/stream-client.js';
 import { createStoredAudioFile, removeTones } from '../test/stream-fixtures.js';
 import type { Logger } from '../logger.js';
+import { apiRoutes } from '../compose/routes.js';
+import { authenticateBeforeRoute } from '../features/auth/authenticate-request.js';
 import { byteRequests } from './byte-server.js';
 
 /** The byte routes, answered ahead of Express: as Express answered them, and nothing else taken from it. */
@@ -101,7 +103,7 @@ describe('an unexpected failure of a byte route', () => {
   let server: Server;
   let base: string;
   beforeAll(async () => {
-    const bytes = byteRequests(t.app.orm, t.app.deps, logger);
+    const bytes = byteRequests(t.app.orm, t.app.deps, logger, apiRoutes, authenticateBeforeRoute);
     server = createServer((req, res) => bytes(req, res) || res.writeHead(500).end());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();

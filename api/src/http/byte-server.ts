@@ -1,32 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../context.js';
+import { assertScopes } from '../api-key-scopes.js';
 import { AppError } from '../errors.js';
-import { assertScopes } from '../features/api-keys/api-key-scopes.js';
-import { restRequirement } from '../features/api-keys/scope-guard.js';
-import { authenticateRequest, headerCredential } from '../features/auth/authenticate-request.js';
-import { chapterByteRoutes } from '../features/chapters/chapter.routes.js';
-import { keyAudioRoutes } from '../features/streaming/key-audio.routes.js';
-import { streamByteRoutes } from '../features/streaming/stream.routes.js';
 import type { Logger } from '../logger.js';
-import { ByteExchange, type ByteRoute } from './byte-route.js';
+import { ByteExchange } from './byte-route.js';
 import { cookieJar } from './cookies.js';
 import { errorBody, internalError, toAppError } from './errors.js';
-import { requestContext, requestMeta } from './request-context.js';
+import { requestContext, requestMeta, type AuthenticateBeforeRoute } from './request-context.js';
+import { RouteTable } from './path-match.js';
+import { isByteRoute, type ByteRoute, type Route } from './route.js';
 import { fixedSecurityHeaders } from './security-headers.js';
 
-/** The player's hot path under /api/v1: whole-file and seek bytes, chapter playlists and keys; and an API key's audio. */
-export const byteRoutes: ByteRoute[] = [...streamByteRoutes, ...chapterByteRoutes, ...keyAudioRoutes];
-
 const API = '/api/v1';
-
-/** Matches a route's URL path as Express does: any letter case, one trailing slash, one segment per parameter. */
-function pathPattern(route: ByteRoute): RegExp {
-  const parts = `${API}${route.path}`
-    .split('/')
-    .map((part) => (part.startsWith(':') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  return new RegExp(`^${parts.join('/')}/?$`, 'i');
-}
 
 /** Express's decoding of a path parameter; null for one that does not decode (Express answers 400). */
 function decodeParam(value: string): string | null {
@@ -39,7 +25,8 @@ function decodeParam(value: string): string | null {
 }
 
 /**
- * Serves the byte routes on node's request and response, ahead of the Express app: a 64 KiB range
+ * Serves the byte routes of the declared routes (the player's hot path: whole-file and seek bytes,
+ * chapter playlists and keys; and an API key's audio) on node's request and response, ahead of the Express app: a 64 KiB range
  * is the player's most frequent request, and Express's routing, its request and response
  * decorations and the middleware the JSON API needs (helmet, body timeouts, compression, body
  * parsing) cost more than the range's own checks. Answers what Express answered for them: the same
@@ -53,18 +40,13 @@ export function byteRequests(
   orm: MikroORM,
   deps: AppDeps,
   logger: Logger,
+  routes: readonly Route[],
+  authenticate: AuthenticateBeforeRoute,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const routes = byteRoutes.map((route) => ({ route, pattern: pathPattern(route) }));
+  const table = new RouteTable(routes.filter(isByteRoute));
   const answerHeaders = [...fixedSecurityHeaders(), 'Cache-Control', 'no-store'];
 
-  async function answer(
-    route: ByteRoute,
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    param: string,
-    query: string,
-  ) {
+  async function answer(route: ByteRoute, req: IncomingMessage, res: ServerResponse, param: string, query: string) {
     const meta = requestMeta(req, deps.config.trustProxy);
     const exchange = new ByteExchange(req, res, [...answerHeaders, 'X-Request-ID', meta.requestId]);
     const ctx = requestContext(orm, deps, meta, cookieJar(req, res, deps.config.trustProxy), { lazy: true });
@@ -73,10 +55,8 @@ export function byteRequests(
       if (value === null) throw new AppError('BAD_USER_INPUT', 'Bad request');
       // A credential in the header is authenticated before the route, and an API key before any
       // route, so that a key's scopes and rate limit are checked as everywhere.
-      const check = route.credential === 'header' ? 'any' : 'apiKey';
-      await authenticateRequest(ctx, headerCredential(req, meta), { check, rateLimit: exchange });
-      // The scopes asked of the path under /api/v1, as Express's router gave it to the scope check.
-      if (ctx.caller?.apiKey) assertScopes(ctx.caller, restRequirement(req.method ?? 'GET', path.slice(API.length)));
+      await authenticate(ctx, req, exchange, route.credential === 'header' ? 'any' : 'apiKey');
+      if (ctx.caller?.apiKey) assertScopes(ctx.caller, route.scopes);
       await route.serve(ctx, exchange, value, query);
     } catch (err) {
       const error =
@@ -92,14 +72,17 @@ export function byteRequests(
     const url = originForm(req.url ?? '');
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    for (const { route, pattern } of routes) {
-      const match = pattern.exec(path);
-      if (!match) continue;
-      if (method === 'OPTIONS') sendAllowed(res);
-      else void answer(route, req, res, path, match[1], q === -1 ? '' : url.slice(q + 1));
+    if (path.slice(0, API.length).toLowerCase() !== API) return false;
+    const under = path.slice(API.length);
+    if (method === 'OPTIONS') {
+      if (!table.has(under)) return false;
+      sendAllowed(res);
       return true;
     }
-    return false;
+    const match = table.find(method, under);
+    if (!match) return false;
+    void answer(match.route, req, res, match.params[0], q === -1 ? '' : url.slice(q + 1));
+    return true;
   };
 }
 

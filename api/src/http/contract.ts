@@ -3,9 +3,8 @@ import type { ErrorCode } from '../errors.js';
 import { idSchema } from '../validation.js';
 
 /**
- * The REST contract: each route described once, next to its feature (`<feature>.contract.ts`),
- * from the zod schemas its service validates with. The OpenAPI document is generated from it
- * (openapi-document.ts) and a test checks it names exactly the routes Express serves.
+ * The REST contract: what a route declaration (route.ts) says about its wire, from the zod schemas
+ * its service validates with. The OpenAPI document is generated from it (openapi-document.ts).
  */
 
 export type HttpMethod = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete';
@@ -91,11 +90,6 @@ export function component<S extends z.ZodType>(id: string, schema: S): S {
 
 export function namedComponents(): ReadonlyMap<string, z.ZodType> {
   return components;
-}
-
-/** Declares a feature's routes; typed so a contract file reads as a plain list. */
-export function routes(list: RouteContract[]): RouteContract[] {
-  return list;
 }
 
 /** An id in a path or body: a UUID (any version), as parseId accepts it. */

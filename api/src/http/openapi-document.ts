@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { errorCodes } from '../errors.js';
-import type { ScopeRequirement } from '../features/api-keys/api-key-scopes.js';
-import { restRequirement } from '../features/api-keys/scope-guard.js';
+import type { ScopeRequirement } from '../api-key-scopes.js';
 import { namedComponents, tags, type Answer, type RouteContract } from './contract.js';
 import { errorCodesOf, errorResponseComponents, errorResponseName } from './openapi-errors.js';
-import { restContracts } from './rest-contracts.js';
+import type { Route } from './route.js';
 
 type Json = Record<string, unknown>;
 
@@ -123,8 +122,8 @@ function answerObject(answer: Answer, ref: Json | null): Json {
   };
 }
 
-function security(route: RouteContract, keys: ScopeRequirement | undefined): Json[] {
-  const apiKey = keys === undefined || keys === 'deviceOnly' ? [] : [{ apiKey: [...keys] }];
+function security(route: RouteContract, keys: ScopeRequirement): Json[] {
+  const apiKey = keys === 'deviceOnly' ? [] : [{ apiKey: [...keys] }];
   if (route.caller === 'apiKey') {
     if (apiKey.length === 0) throw new Error(`${route.operationId} is for API keys, but the scope policy refuses them`);
     return apiKey;
@@ -141,8 +140,8 @@ const callerNotes: Record<RouteContract['caller'], string> = {
   apiKey: 'API keys only: a signed-in device is refused (403).',
 };
 
-function operation(route: RouteContract, names: BodyNames): { op: Json; statuses: number[] } {
-  const keys = restRequirement(route.method.toUpperCase(), route.path);
+function operation(route: Route, names: BodyNames): { op: Json; statuses: number[] } {
+  const keys = route.scopes;
   const name = pascal(route.operationId);
   const { body } = route;
   const requestBody = body && {
@@ -166,7 +165,7 @@ function operation(route: RouteContract, names: BodyNames): { op: Json; statuses
   const keyNote =
     keys === 'deviceOnly'
       ? 'A signed-in device only: API keys are refused.'
-      : keys?.length
+      : keys.length
         ? `API key scopes: ${keys.join(', ')}.`
         : '';
   const description = [route.description, callerNotes[route.caller], keyNote].filter(Boolean).join(' ');
@@ -185,12 +184,12 @@ function operation(route: RouteContract, names: BodyNames): { op: Json; statuses
   };
 }
 
-/** The OpenAPI 3.1 document of REST /api/v1, generated from the routes' contracts. */
-export function openApiDocument(): Json {
+/** The OpenAPI 3.1 document of REST /api/v1, generated from the routes' declarations, in their order. */
+export function openApiDocument(routes: readonly Route[]): Json {
   const names = new BodyNames();
   const paths: Record<string, Record<string, Json>> = {};
   const statuses = new Set<number>();
-  for (const route of restContracts) {
+  for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const { op, statuses: used } = operation(route, names);
     if (paths[path]?.[route.method]) throw new Error(`${route.method.toUpperCase()} ${path} is described twice`);

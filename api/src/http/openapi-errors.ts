@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { errorCodes, type ErrorCode } from '../errors.js';
-import type { ScopeRequirement } from '../features/api-keys/api-key-scopes.js';
+import type { ScopeRequirement } from '../api-key-scopes.js';
 import { component, type RouteContract } from './contract.js';
 
 const codes = Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { apiRoutes } from '../compose/routes.js';
 import { errorCodes } from '../errors.js';
-import { ApiKeyScope } from '../features/api-keys/api-key-scopes.js';
+import { ApiKeyScope } from '../api-key-scopes.js';
 import { restOperations } from '../test/operation-inventory.js';
 import { openApiDocument } from './openapi-document.js';
 
@@ -21,7 +22,7 @@ interface Document {
   components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
 }
 
-const doc = openApiDocument() as unknown as Document;
+const doc = openApiDocument(apiRoutes) as unknown as Document;
 const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
   Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
 );

@@ -52,8 +52,22 @@ export function requestContext(
   };
 }
 
-/** How a request's caller is set on its context (the auth feature's authenticateRequest). */
-export type Authenticate = (ctx: Ctx, req: Request, res: Response) => Promise<unknown>;
+/** Where a request's rate-limit headers go: a response (node's or Express's), or a byte route's exchange. */
+export interface HeaderTarget {
+  setHeader(name: string, value: string): unknown;
+}
+
+/**
+ * How a request's caller is set on its context before the route (the auth feature's
+ * authenticateRequest): from every credential, or only from an API key's, the route checking the
+ * others with what it reads.
+ */
+export type AuthenticateBeforeRoute = (
+  ctx: Ctx,
+  req: IncomingMessage,
+  res: HeaderTarget,
+  check: 'any' | 'apiKey',
+) => Promise<unknown>;
 
 /**
  * Gives every request its own context (res.locals.ctx, X-Request-ID) and has `authenticate` set its
@@ -62,15 +76,15 @@ export type Authenticate = (ctx: Ctx, req: Request, res: Response) => Promise<un
 export function contextMiddleware(
   orm: MikroORM,
   deps: AppDeps,
-  options: { lazy: boolean },
-  authenticate: Authenticate,
+  options: { lazy: boolean; check: 'any' | 'apiKey' },
+  authenticate: AuthenticateBeforeRoute,
 ) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (res.locals.ctx) return next();
     const meta = requestMeta(req, deps.config.trustProxy);
     res.setHeader('X-Request-ID', meta.requestId);
     res.locals.ctx = requestContext(orm, deps, meta, cookieJar(req, res, deps.config.trustProxy), options);
-    await authenticate(res.locals.ctx, req, res);
+    await authenticate(res.locals.ctx, req, res, options.check);
     next();
   };
 }

@@ -1,37 +1,38 @@
-import { Router } from 'express';
-import { authRoutes } from '../features/auth/auth.routes.js';
-import { userSessionsRoutes } from '../features/users/user-sessions.routes.js';
-import { accessRoutes } from '../features/access/access.routes.js';
-import { checkpointsRoutes } from '../features/checkpoints/checkpoints.routes.js';
-import { dashboardRoutes } from '../features/dashboard/dashboard.routes.js';
-import { filesRoutes } from '../features/files/files.routes.js';
-import { usersRoutes } from '../features/users/users.routes.js';
-import { openApiRoutes } from './openapi.js';
-import { uploadsRoutes } from '../features/uploads/uploads.routes.js';
-import { streamRoutes } from '../features/streaming/stream.routes.js';
-import { chapterRoutes } from '../features/chapters/chapter.routes.js';
-import { progressRoutes } from '../features/progress/progress.routes.js';
-import { apiKeysRoutes } from '../features/api-keys/api-keys.routes.js';
-import { apiKeyScopeGuard } from '../features/api-keys/scope-guard.js';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { assertScopes } from '../api-key-scopes.js';
+import { inMatchOrder, RouteTable } from './path-match.js';
+import { isByteRoute, type Route } from './route.js';
 
-/** Every REST /api/v1 router; a feature adds its own here. */
-export function restRoutes(): Router {
+/**
+ * What an API key may reach is decided before any route runs: the scopes its route declares, and
+ * a refusal for a path no route declares (a new route stays closed to keys until decided).
+ */
+function apiKeyScopeGuard(routes: readonly Route[]) {
+  const table = new RouteTable(routes);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const { caller } = res.locals.ctx;
+    if (caller?.apiKey) assertScopes(caller, table.find(req.method, req.path)?.route.scopes);
+    next();
+  };
+}
+
+/** The REST /api/v1 router of the declared routes; the byte routes are left to byte-server.ts. */
+export function restRouter(routes: readonly Route[]): Router {
   const router = Router();
-  // First: what an API key may reach is decided before any route runs.
-  router.use(apiKeyScopeGuard);
-  router.use(authRoutes());
-  router.use(userSessionsRoutes());
-  // Before filesRoutes: /admin/files/stats must not be read as /admin/files/:id.
-  router.use(dashboardRoutes());
-  router.use(filesRoutes());
-  router.use(accessRoutes());
-  router.use(checkpointsRoutes());
-  router.use(usersRoutes());
-  router.use(openApiRoutes());
-  router.use(uploadsRoutes());
-  router.use(streamRoutes());
-  router.use(chapterRoutes());
-  router.use(progressRoutes());
-  router.use(apiKeysRoutes());
+  router.use(apiKeyScopeGuard(routes));
+  for (const route of inMatchOrder(routes)) {
+    if (isByteRoute(route)) continue;
+    // A declared path has only `:name` parameters, each one segment: never the array a wildcard gives.
+    router[route.method](route.path, (req, res, next) =>
+      route.handle({
+        ctx: res.locals.ctx,
+        params: req.params as Record<string, string>,
+        body: req.body,
+        req,
+        res,
+        next,
+      }),
+    );
+  }
   return router;
 }

@@ -4,7 +4,7 @@ import { errorCodes, type ErrorCode } from '../errors.js';
 import type { RouteContract } from '../http/contract.js';
 import { openApiDocument } from '../http/openapi-document.js';
 import { errorBodySchema } from '../http/openapi-errors.js';
-import { restContracts } from '../http/rest-contracts.js';
+import { apiRoutes } from '../compose/routes.js';
 import type { Session } from './factories.js';
 import type { TestApp } from './harness.js';
 
@@ -54,12 +54,13 @@ export function undeclaredFields(schema: z.ZodType, value: unknown, at = 'body')
 }
 
 export function contractOf(operationId: string): RouteContract {
-  const route = restContracts.find((r) => r.operationId === operationId);
+  const route = apiRoutes.find((r) => r.operationId === operationId);
   if (!route) throw new Error(`No REST contract ${operationId}`);
   return route;
 }
 
-const documentPaths = (openApiDocument() as { paths: Record<string, Record<string, { responses: object }>> }).paths;
+const documentPaths = (openApiDocument(apiRoutes) as { paths: Record<string, Record<string, { responses: object }>> })
+  .paths;
 
 const patternOf = (path: string) => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`);
 

@@ -1,13 +1,14 @@
 import type { GraphQLSchema } from 'graphql';
-import { byteRoutes } from '../http/byte-server.js';
-import { restRoutes } from '../http/rest-routes.js';
+import { apiRoutes } from '../compose/routes.js';
+import { restRouter } from '../http/rest-routes.js';
+import { isByteRoute } from '../http/route.js';
 
 interface RouterLayer {
   route?: { path: string; methods: Record<string, boolean> };
   handle?: { stack?: RouterLayer[] };
 }
 
-/** Every REST route the app serves under /api/v1, as 'METHOD /path', read from the Express router and the byte routes. */
+/** Every REST route the app serves under /api/v1, as 'METHOD /path', read from the Express router and the byte server's routes. */
 export function restOperations(): string[] {
   const found: string[] = [];
   const walk = (stack: RouterLayer[]) => {
@@ -20,8 +21,8 @@ export function restOperations(): string[] {
       }
     }
   };
-  walk((restRoutes() as unknown as { stack: RouterLayer[] }).stack);
-  for (const route of byteRoutes) for (const method of route.methods) found.push(`${method} ${route.path}`);
+  walk((restRouter(apiRoutes) as unknown as { stack: RouterLayer[] }).stack);
+  for (const route of apiRoutes.filter(isByteRoute)) found.push(`${route.method.toUpperCase()} ${route.path}`);
   return [...new Set(found)].sort();
 }
 

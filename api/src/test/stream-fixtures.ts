@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FileAccess } from '../features/access/file-access.entity.js';
 import { AudioFile } from '../features/files/audio-file.entity.js';
 import { storageDirs } from '../features/files/storage-paths.js';
-import { StreamSession } from '../features/streaming/stream-session.entity.js';
+import { StreamSession } from '../features/playback/stream-session.entity.js';
 import { User } from '../features/users/user.entity.js';
 import { generateTestAudio } from './audio-fixtures.js';
 import type { TestApp } from './harness.js';

@@ -45,7 +45,7 @@ export type ApiKeyScopeInfo = {
   adminOnly: Scalars['Boolean']['output'];
   /** What it allows. */
   description: Scalars['String']['output'];
-  /** The scope as REST and the README write it (for example library:read). */
+  /** The scope as REST and docs/api.md write it (for example library:read). */
   name: Scalars['String']['output'];
   /**
    * Always false: every scope can be given to a key.

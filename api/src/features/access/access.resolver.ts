@@ -16,9 +16,12 @@ import {
   GrantCandidateArgs,
 } from './access.types.js';
 import { everyUserByName, fileAccessList, grantCandidates, grantConnection } from './grant-list.js';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { Scopes } from '../../graphql/scopes.js';
 
 @Resolver()
 export class AccessResolver {
+  @Scopes(ApiKeyScope.ACCESS_WRITE)
   @Query(() => FileAccessData, {
     description: 'Administrators: a file and its grants, for the Manage Access screen.',
   })
@@ -29,6 +32,7 @@ export class AccessResolver {
     return fileAccessList(ctx, fileId);
   }
 
+  @Scopes(ApiKeyScope.ACCESS_WRITE)
   @Query(() => FileAccessGrantConnection, {
     description: "Administrators: a file's grants as a cursor connection, for sync; newest first, as fileAccessList.",
   })
@@ -40,6 +44,7 @@ export class AccessResolver {
     return grantConnection(ctx, fileId, page);
   }
 
+  @Scopes(ApiKeyScope.ACCESS_WRITE)
   @Query(() => UserPage, {
     description:
       'Administrators: the users a file can be granted to (no live grant of it yet), searched by name or email, by name.',
@@ -48,6 +53,7 @@ export class AccessResolver {
     return grantCandidates(ctx, args.fileId, args);
   }
 
+  @Scopes(ApiKeyScope.ACCESS_WRITE)
   @Mutation(() => FileAccessGrant, {
     description:
       'Administrators: let a user see a file, optionally until a time. CONFLICT when they already hold a live grant.',
@@ -60,6 +66,7 @@ export class AccessResolver {
     return access.grantAccess(ctx, input);
   }
 
+  @Scopes(ApiKeyScope.ACCESS_WRITE)
   @Mutation(() => FileAccessGrant, {
     description: "Administrators: revoke a grant; the user's open players receive ACCESS_REVOKED and stop.",
   })
@@ -85,6 +92,7 @@ export class FileAccessDataResolver {
 // The root is typed FileSummary so that list rows are not copied into a new AudioFile (see files.resolver.ts).
 @Resolver(() => AudioFile)
 export class AudioFileAccessResolver {
+  @Scopes(ApiKeyScope.ACCESS_WRITE)
   @FieldResolver(() => [FileAccessGrant], {
     description: 'Administrators only: every grant of this file, newest first.',
   })

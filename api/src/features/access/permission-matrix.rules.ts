@@ -73,9 +73,9 @@ export const expected: Record<Rule, Record<Persona, string>> = {
 const identity = 'identity and devices: src/features/auth/auth.test.ts';
 const uploads = 'uploads: src/features/uploads/uploads.test.ts, chunked-upload.test.ts, chunk-caller.test.ts';
 const chapters = 'chapters: src/features/chapters/chapter.test.ts';
-const streaming = 'DRM streaming: src/features/streaming/stream.test.ts';
+const streaming = 'DRM streaming: src/features/playback/stream.test.ts';
 const apiKeys = 'API keys: src/features/api-keys/api-keys.test.ts';
-const keyAudio = "an API key's audio (device sessions are refused): src/features/streaming/key-audio.test.ts";
+const keyAudio = "an API key's audio (device sessions are refused): src/features/playback/key-audio.test.ts";
 const ripDetection = 'rip detection: src/features/rip-detection/rip-detection.test.ts';
 /** Playback routes that need a ready chapter, an issued URL or an API key: walked as a file goes out of view. */
 const hidden = 'and once the file is out of view: src/features/access/existence-hiding.test.ts';

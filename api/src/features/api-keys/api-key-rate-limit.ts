@@ -1,5 +1,6 @@
 import type { ApiKeyCredential } from './api-key-caller.js';
 import { AppError } from '../../errors.js';
+import type { HeaderTarget } from '../../http/request-context.js';
 import { RateLimiter, type RateLimitState, type RateLimitStore } from '../../rate-limits.js';
 
 /** A key's own limit applies to each hit; this one only sizes a fresh limiter. */
@@ -33,11 +34,6 @@ export async function countApiKeyUse(
         retryAfterSeconds: state.resetSeconds,
       });
   return { state, refused };
-}
-
-/** Where a request's limit headers go: a response (node's or Express's), or a byte route's exchange. */
-export interface HeaderTarget {
-  setHeader(name: string, value: string): unknown;
 }
 
 /**

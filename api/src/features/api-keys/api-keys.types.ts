@@ -58,7 +58,7 @@ export class CreateApiKeyInput {
 @ObjectType({ description: 'An API key scope and what it takes.' })
 export class ApiKeyScopeInfo {
   @Field(() => ApiKeyScope, { description: 'The scope, as GraphQL names it.' }) scope!: ApiKeyScope;
-  @Field({ description: 'The scope as REST and the README write it (for example library:read).' }) name!: string;
+  @Field({ description: 'The scope as REST and docs/api.md write it (for example library:read).' }) name!: string;
   @Field({ description: 'What it allows.' }) description!: string;
   @Field({ description: "Only an administrator's key may have it." }) adminOnly!: boolean;
   @Field({

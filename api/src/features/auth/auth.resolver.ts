@@ -18,14 +18,17 @@ import {
   UpdateDetailsInput,
 } from './auth.types.js';
 import { DeviceSession } from './device-session.entity.js';
+import { DeviceOnly, Scopes } from '../../graphql/scopes.js';
 
 @Resolver()
 export class AuthResolver {
+  @Scopes()
   @Query(() => User, { description: 'The signed-in user.' })
   me(@Ctx() ctx: GqlContext): User {
     return auth.me(ctx);
   }
 
+  @DeviceOnly()
   @Mutation(() => LoginResult, {
     description:
       'Sign in from a device. A new device first answers requiresDeviceApproval; repeat with deviceApproved: true. A further device beyond the allowed count locks the account.',
@@ -37,6 +40,7 @@ export class AuthResolver {
     return login(ctx, input) as Promise<LoginResult>;
   }
 
+  @DeviceOnly()
   @Mutation(() => LoginResult, {
     description:
       'Create an account and sign in on this device. Like login, it first answers requiresDeviceApproval and creates nothing; repeat with deviceApproved: true.',
@@ -48,11 +52,13 @@ export class AuthResolver {
     return auth.register(ctx, input) as Promise<LoginResult>;
   }
 
+  @DeviceOnly()
   @Mutation(() => Boolean, { description: 'End the session on this device.' })
   logout(@Ctx() ctx: GqlContext): Promise<boolean> {
     return auth.logout(ctx);
   }
 
+  @DeviceOnly()
   @Mutation(() => User, { description: "Change the signed-in user's name and email." })
   updateMyDetails(
     @Arg('input', () => UpdateDetailsInput, { description: 'The new name and email.' }) input: UpdateDetailsInput,
@@ -61,11 +67,13 @@ export class AuthResolver {
     return auth.updateMyDetails(ctx, input);
   }
 
+  @DeviceOnly()
   @Query(() => [DeviceSession], { description: "The signed-in user's active devices, most recent first." })
   myDevices(@Ctx() ctx: GqlContext): Promise<DeviceSession[]> {
     return devices.myDevices(ctx);
   }
 
+  @DeviceOnly()
   @Query(() => DeviceSessionConnection, {
     description: "The signed-in user's active devices as a cursor connection; most recent first, as myDevices.",
   })
@@ -76,6 +84,7 @@ export class AuthResolver {
     return devices.myDeviceConnection(ctx, page);
   }
 
+  @DeviceOnly()
   @Mutation(() => Boolean, { description: 'Sign out one of your other devices (by its device id).' })
   deactivateDevice(
     @Arg('deviceId', { description: 'The device id (X-Device-ID) of the device to sign out.' }) deviceId: string,
@@ -84,11 +93,13 @@ export class AuthResolver {
     return devices.deactivateDevice(ctx, deviceId);
   }
 
+  @DeviceOnly()
   @Mutation(() => Int, { description: 'Sign out every device but this one; returns how many were signed out.' })
   deactivateOtherDevices(@Ctx() ctx: GqlContext): Promise<number> {
     return devices.deactivateOtherDevices(ctx);
   }
 
+  @DeviceOnly()
   @Subscription(() => SecurityEvent, {
     description: 'Security events for this session: forced logout, account locked, session terminated, access revoked.',
     subscribe: ({ context }) => {

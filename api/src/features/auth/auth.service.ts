@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
-import { clearStreamProof } from '../access/stream-proof.js';
+import { clearStreamProof } from '../playback/stream-proof.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { hashPassword } from './password-hash.js';
 import { User, UserRole } from '../users/user.entity.js';

@@ -3,7 +3,8 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Caller, Ctx, RequestMeta } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { isApiKeyToken } from '../api-keys/api-key-auth.js';
-import { limitApiKeyRequest, type HeaderTarget } from '../api-keys/api-key-rate-limit.js';
+import type { AuthenticateBeforeRoute, HeaderTarget } from '../../http/request-context.js';
+import { limitApiKeyRequest } from '../api-keys/api-key-rate-limit.js';
 import {
   bearerToken,
   callerOf,
@@ -88,6 +89,10 @@ export async function authenticateRequest<T extends object>(
   }
   return ctx.caller;
 }
+
+/** Before the route, from a request's headers: how Express, the byte server and their contexts authenticate. */
+export const authenticateBeforeRoute: AuthenticateBeforeRoute = (ctx, req, res, check) =>
+  authenticateRequest(ctx, headerCredential(req, ctx.meta), { check, rateLimit: res });
 
 async function withRow<T extends object>(ctx: Ctx, credential: Credential, row: Companion<T> | null) {
   // An API key was authenticated (and counted) before the route: only the row is left to read.

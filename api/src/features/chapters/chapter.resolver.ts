@@ -5,7 +5,7 @@ import { parseId } from '../../validation.js';
 import { requireAdmin } from '../auth/auth.policy.js';
 import { recheckAdmin } from '../auth/authenticate.js';
 import { finalizeChapters, type FinalizeResult as FinalizeOutcome } from './chapter-finalize.js';
-import { createChapterStreamUrl } from './chapter-playback.js';
+import { createChapterStreamUrl } from '../playback/chapter-playback.js';
 import { Chapter, SegmentStorage } from './chapter.entity.js';
 import * as chapters from './chapter.service.js';
 import {
@@ -16,6 +16,8 @@ import {
   FinalizeResult,
   UpdateChapterInput,
 } from './chapter.types.js';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { DeviceOnly, Scopes } from '../../graphql/scopes.js';
 
 @Resolver(() => Chapter)
 export class ChapterResolver {
@@ -39,6 +41,7 @@ export class ChapterResolver {
     return chapter.error ?? null;
   }
 
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => [Chapter], { description: "A file's chapters in order, for anyone who may see the file." })
   chapters(
     @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
@@ -47,6 +50,7 @@ export class ChapterResolver {
     return chapters.listChapters(ctx, fileId);
   }
 
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => ChapterSummary, { description: "Counts of a file's chapters by status." })
   chapterStatus(
     @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
@@ -55,6 +59,7 @@ export class ChapterResolver {
     return chapters.chapterSummary(ctx, fileId);
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Mutation(() => [Chapter], {
     description: 'Administrators: add pending chapters; overlapping or out-of-range times are refused.',
   })
@@ -68,6 +73,7 @@ export class ChapterResolver {
     });
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Mutation(() => [Chapter], {
     description: 'Administrators: add a sensible set of pending chapters over a file without chapters.',
   })
@@ -78,6 +84,7 @@ export class ChapterResolver {
     return chapters.createSampleChapters(ctx, fileId);
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Mutation(() => Chapter, { description: 'Administrators: change a chapter. A failed chapter becomes pending again.' })
   updateChapter(
     @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
@@ -88,6 +95,7 @@ export class ChapterResolver {
     return chapters.updateChapter(ctx, fileId, chapterId, { ...input });
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Mutation(() => Boolean, { description: 'Administrators: delete a chapter with its key and segments.' })
   deleteChapter(
     @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
@@ -97,6 +105,7 @@ export class ChapterResolver {
     return chapters.deleteChapter(ctx, fileId, chapterId);
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Mutation(() => FinalizeResult, {
     description:
       'Administrators: encrypt every pending chapter as AES-128 HLS. Irreversible; failures are reported per chapter.',
@@ -113,6 +122,7 @@ export class ChapterResolver {
     return finalizeChapters(ctx, fileId, { storageType });
   }
 
+  @DeviceOnly()
   @Mutation(() => ChapterStreamUrl, { description: 'A signed playlist URL for a ready chapter, for this session.' })
   chapterStreamUrl(
     @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
@@ -124,6 +134,7 @@ export class ChapterResolver {
     return createChapterStreamUrl(ctx, fileId, chapterId, { expiresIn });
   }
 
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Subscription(() => ChapterEvent, {
     description: "Administrators: changes to a file's chapters as they happen, so a screen need not poll.",
     subscribe: ({ args, context }) => {

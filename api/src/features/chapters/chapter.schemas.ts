@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { expiresInSchema } from '../streaming/stream.schemas.js';
 import { SegmentStorage } from './chapter.entity.js';
 
 const label = z
@@ -43,8 +42,5 @@ export const finalizeSchema = z.object({
     })
     .default(SegmentStorage.filesystem),
 });
-
-/** A signed playlist URL for a ready chapter: REST stream-url and the chapterStreamUrl mutation. */
-export const chapterStreamUrlSchema = z.object({ expiresIn: expiresInSchema });
 
 export type ChapterInput = z.output<typeof chapterInputSchema>;

@@ -3,9 +3,12 @@ import type { GqlContext } from '../../graphql/context.js';
 import { Checkpoint } from './checkpoint.entity.js';
 import * as checkpoints from './checkpoints.service.js';
 import { CreateCheckpointInput } from './checkpoints.types.js';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { DeviceOnly, Scopes } from '../../graphql/scopes.js';
 
 @Resolver(() => Checkpoint)
 export class CheckpointResolver {
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => [Checkpoint], { description: "The caller's own checkpoints in a file they may see, in playing order." })
   checkpoints(
     @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
@@ -14,6 +17,7 @@ export class CheckpointResolver {
     return checkpoints.listCheckpoints(ctx, fileId);
   }
 
+  @DeviceOnly()
   @Mutation(() => Checkpoint, { description: 'Bookmark a moment of a file the caller may see.' })
   createCheckpoint(
     @Arg('input', () => CreateCheckpointInput, { description: 'The checkpoint to make.' }) input: CreateCheckpointInput,
@@ -22,6 +26,7 @@ export class CheckpointResolver {
     return checkpoints.createCheckpoint(ctx, input);
   }
 
+  @DeviceOnly()
   @Mutation(() => Boolean, { description: 'Delete one of your own checkpoints.' })
   deleteCheckpoint(
     @Arg('id', () => ID, { description: 'The checkpoint id.' }) id: string,

@@ -4,7 +4,7 @@ import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
 import { requireCaller } from '../auth/auth.policy.js';
 import { Checkpoint } from './checkpoint.entity.js';
-import type { CheckpointView } from './checkpoints.contract.js';
+import type { CheckpointView } from './checkpoints.views.js';
 import { createCheckpointSchema } from './checkpoints.schemas.js';
 
 /** The caller's own checkpoints in a file they may see, in playing order. */

@@ -14,9 +14,12 @@ import {
   LibraryFilterArgs,
   UpdateFileInput,
 } from './files.types.js';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { Scopes } from '../../graphql/scopes.js';
 
 @Resolver()
 export class LibraryResolver {
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => AudioFilePage, {
     description:
       'The library: files the caller may see (public files, live grants; every file for administrators), newest first.',
@@ -29,6 +32,7 @@ export class LibraryResolver {
     return files.listLibrary(ctx, { ...filter, ...page });
   }
 
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => AudioFileConnection, {
     description: 'The library as a cursor connection, for sync: the same files, visibility and orders as audioFiles.',
   })
@@ -40,6 +44,7 @@ export class LibraryResolver {
     return files.libraryConnection(ctx, { ...filter, ...page });
   }
 
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => AudioFile, {
     description: 'One file the caller may see, with its chapters. NOT_FOUND when it does not exist or is not visible.',
   })
@@ -53,6 +58,7 @@ export class LibraryResolver {
 
 @Resolver()
 export class AdminFilesResolver {
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => AudioFilePage, {
     description: 'Administrators: every file, searched and filtered by public flag, newest first.',
   })
@@ -64,6 +70,7 @@ export class AdminFilesResolver {
     return admin.listAdminFiles(ctx, { ...filter, ...page });
   }
 
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => AudioFileConnection, {
     description: 'Administrators: every file as a cursor connection, for sync; the same filters as adminFiles.',
   })
@@ -75,6 +82,7 @@ export class AdminFilesResolver {
     return admin.adminFileConnection(ctx, { ...filter, ...page });
   }
 
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => AudioFile, { description: 'Administrators: any file by id.' })
   adminFile(
     @Arg('id', () => ID, { description: 'The file id.' }) id: string,
@@ -83,6 +91,7 @@ export class AdminFilesResolver {
     return admin.getAdminFile(ctx, id);
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Mutation(() => AudioFile, {
     description: 'Administrators: change a file. To upload a cover, use PUT /api/v1/admin/files/{id} (multipart).',
   })
@@ -94,6 +103,7 @@ export class AdminFilesResolver {
     return admin.updateFile(ctx, id, input);
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Mutation(() => Boolean, {
     description: 'Administrators: delete a file with its audio, cover, chapters, segments, grants and checkpoints.',
   })

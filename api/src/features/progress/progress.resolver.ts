@@ -4,9 +4,12 @@ import { AudioFile } from '../files/audio-file.entity.js';
 import type { FileSummary } from '../files/files.service.js';
 import * as progress from './progress.service.js';
 import { ListeningProgress, SaveProgressInput } from './progress.types.js';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { DeviceOnly, Scopes } from '../../graphql/scopes.js';
 
 @Resolver()
 export class ProgressResolver {
+  @DeviceOnly()
   @Mutation(() => ListeningProgress, {
     description:
       'Store where the caller is in a file they may see (rate limited per device session). NOT_FOUND for a file they may not see.',
@@ -19,6 +22,7 @@ export class ProgressResolver {
     return progress.saveProgress(ctx, fileId, { position: input.position, finished: input.finished ?? undefined });
   }
 
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => [AudioFile], {
     description: 'Files the caller has started and not finished, most recently played first (files they may see).',
   })

@@ -1,34 +1,90 @@
-import { Router } from 'express';
+import { z } from 'zod';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { component, dataBody, idParam, timestamp } from '../../http/contract.js';
 import { sendData } from '../../http/respond.js';
-import { presentFiles } from '../files/file-view.js';
+import { routes } from '../../http/route.js';
 import { createFileLoaders } from '../files/file-loaders.js';
+import { fileViewSchema, presentFiles } from '../files/file-view.js';
+import { inProgressLimitSchema, saveProgressSchema } from './progress.schemas.js';
 import * as progress from './progress.service.js';
 
-/** REST /api/v1/progress: thin adapters over the listening-progress service. */
-export function progressRoutes(): Router {
-  const router = Router();
+export const progressViewSchema = component(
+  'ListeningProgress',
+  z
+    .object({
+      fileId: z.guid(),
+      position: z.number().min(0).meta({ description: "Seconds from the start, within the file's duration." }),
+      finished: z.boolean().meta({ description: 'True once played to the end (or to within a few seconds of it).' }),
+      updatedAt: timestamp,
+    })
+    .meta({ description: 'Where you are in a file.' }),
+);
 
-  router.get('/progress', async (req, res) => {
-    const ctx = res.locals.ctx;
-    const limit = typeof req.query.limit === 'string' ? Number(req.query.limit) : undefined;
-    const rows = await progress.listInProgress(ctx, limit);
-    const files = await presentFiles(
-      rows.map((row) => row.file),
-      createFileLoaders(ctx.em),
-    );
-    sendData(
-      res,
-      files.map((file, i) => ({ ...file, progress: rows[i].progress })),
-    );
-  });
+const fileId = z.object({ fileId: idParam('The file id.') });
 
-  router.get('/progress/:fileId', async (req, res) => {
-    sendData(res, await progress.getProgress(res.locals.ctx, req.params.fileId));
-  });
-
-  router.put('/progress/:fileId', async (req, res) => {
-    sendData(res, await progress.saveProgress(res.locals.ctx, req.params.fileId, req.body ?? {}));
-  });
-
-  return router;
-}
+/** REST /api/v1/progress. */
+export const progressRoutes = routes([
+  {
+    operationId: 'continueListening',
+    method: 'get',
+    path: '/progress',
+    tag: 'progress',
+    summary: 'Continue listening',
+    description:
+      'Files you started and have not finished, most recently played first; files you may no longer see drop out.',
+    caller: 'signedIn',
+    query: z.object({ limit: inProgressLimitSchema }),
+    answers: {
+      200: {
+        description: 'Each file with your progress in it.',
+        json: dataBody(z.array(fileViewSchema.extend({ progress: progressViewSchema }))),
+      },
+    },
+    scopes: [ApiKeyScope.LIBRARY_READ],
+    async handle({ ctx, req, res }) {
+      const limit = typeof req.query.limit === 'string' ? Number(req.query.limit) : undefined;
+      const rows = await progress.listInProgress(ctx, limit);
+      const files = await presentFiles(
+        rows.map((row) => row.file),
+        createFileLoaders(ctx.em),
+      );
+      sendData(
+        res,
+        files.map((file, i) => ({ ...file, progress: rows[i].progress })),
+      );
+    },
+  },
+  {
+    operationId: 'getProgress',
+    method: 'get',
+    path: '/progress/:fileId',
+    tag: 'progress',
+    summary: 'Your position in a file you may see',
+    caller: 'signedIn',
+    params: fileId,
+    answers: {
+      200: { description: 'Null when you have not played it.', json: dataBody(progressViewSchema.nullable()) },
+    },
+    scopes: [ApiKeyScope.LIBRARY_READ],
+    async handle({ ctx, params, res }) {
+      sendData(res, await progress.getProgress(ctx, params.fileId));
+    },
+  },
+  {
+    operationId: 'saveProgress',
+    method: 'put',
+    path: '/progress/:fileId',
+    tag: 'progress',
+    summary: 'Store your position in a file you may see',
+    description:
+      "At most 4 saves a second per device session (429 beyond); the position is clamped to the file's duration.",
+    caller: 'signedIn',
+    params: fileId,
+    body: { required: true, json: saveProgressSchema },
+    answers: { 200: { description: 'The stored position.', json: dataBody(progressViewSchema) } },
+    scopes: 'deviceOnly',
+    async handle({ ctx, params, body, res }) {
+      sendData(res, await progress.saveProgress(ctx, params.fileId, body ?? {}));
+    },
+  },
+]);

@@ -8,9 +8,12 @@ import { DashboardStats } from '../dashboard/dashboard.types.js';
 import { User } from '../users/user.entity.js';
 import { alertOfPayload, RECENT_DAYS, recentRipAlerts } from './rip-alerts.js';
 import { RipAlert } from './rip-alerts.types.js';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { Scopes } from '../../graphql/scopes.js';
 
 @Resolver(() => DashboardStats)
 export class DashboardRipAlertsResolver {
+  @Scopes(ApiKeyScope.AUDIT_READ)
   @FieldResolver(() => [RipAlert], {
     description: `Sessions and API keys suspected of ripping in the last ${RECENT_DAYS} days, newest first (at most 10).`,
   })
@@ -21,6 +24,7 @@ export class DashboardRipAlertsResolver {
 
 @Resolver(() => User)
 export class UserRipFlagResolver {
+  @Scopes(ApiKeyScope.AUDIT_READ)
   @FieldResolver(() => Date, {
     nullable: true,
     description: `Administrators: when the account was last suspected of ripping, within the last ${RECENT_DAYS} days. Null for anyone else.`,
@@ -33,6 +37,7 @@ export class UserRipFlagResolver {
 
 @Resolver()
 export class RipAlertSubscriptionResolver {
+  @Scopes(ApiKeyScope.AUDIT_READ)
   @Subscription(() => RipAlert, {
     description: 'Administrators: each session or API key suspected of ripping, as it is detected.',
     subscribe: ({ context }) => {

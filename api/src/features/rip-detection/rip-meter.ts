@@ -73,7 +73,7 @@ const credentialKey = (c: MeteredCredential) =>
  * - too many chapter keys in a window, and one device session used from two addresses in turns.
  * An offence throttles the account (all its audio paced to `throttleSpeed`) and is reported once.
  * Audio served to the account before (here) is not counted again. No database work happens here;
- * README "Rip detection" has the why.
+ * docs/rip-detection.md has the why.
  */
 export class RipMeter {
   readonly #accounts = new Map<string, AccountMeter>();

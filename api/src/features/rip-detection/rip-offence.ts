@@ -1,9 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, Ctx, RequestMeta } from '../../context.js';
-import type { ApiKeyCaller } from '../api-keys/api-key-caller.js';
 import type { RipAlertPayload } from './rip-events.js';
-import type { SessionFacts, UserFacts } from '../access/access-facts.js';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
@@ -13,48 +11,11 @@ import { DeviceSession } from '../auth/device-session.entity.js';
 import { endSessions } from '../auth/device-sessions.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { User } from '../users/user.entity.js';
-import type { Listener, MeteredCredential, Offence } from './rip-meter.js';
+import type { Listener, Offence } from './rip-meter.js';
 
 export const RIP_SUSPECTED = 'stream.rip_suspected';
 export const RIP_LOCK_MESSAGE =
   'Your account has been locked because it fetched audio much faster than it can be played. Contact support to unlock it.';
-
-/** An IPv4 client seen through an IPv6 socket is the same client. */
-export function clientAddress(ip: string | null): string | null {
-  return ip?.startsWith('::ffff:') ? ip.slice(7) : ip;
-}
-
-/** The metered side of a byte request: its credential and account, and where its offences go. */
-function listener(ctx: Ctx, credential: MeteredCredential, user: Pick<UserFacts, 'id' | 'role'>): Listener {
-  return {
-    credential,
-    userId: user.id,
-    // An administrator's own sessions are metered but never acted on; a key is a service
-    // credential that can leak, so a key is acted on whoever it acts for.
-    exempt: credential.kind === 'session' && isAdmin(user),
-    address: clientAddress(ctx.meta.ip),
-    report: offenceReporter(ctx),
-  };
-}
-
-/** A byte request made with a device session's stream credential. */
-export function listenerFor(ctx: Ctx, facts: { session: SessionFacts; user: UserFacts }): Listener {
-  const { session } = facts;
-  return listener(ctx, { kind: 'session', id: session.id, start: session.startedAt.getTime() }, facts.user);
-}
-
-/**
- * A segment, which proves its session by its URL's token: counted for that session's account, and
- * as coming from no address, as segments may come from a cache or another network.
- */
-export function segmentListenerFor(ctx: Ctx, owner: Pick<Listener, 'credential' | 'userId' | 'exempt'>): Listener {
-  return { ...owner, address: null, report: offenceReporter(ctx) };
-}
-
-/** A byte request made with an API key: metered on its account, its offences the key's own. */
-export function apiKeyListenerFor(ctx: Ctx, caller: ApiKeyCaller): Listener {
-  return listener(ctx, { kind: 'apiKey', id: caller.apiKey.id }, caller.user);
-}
 
 /** Records offences after the request that raised them, on an EntityManager of their own. */
 export function offenceReporter(ctx: Pick<Ctx, 'em' | 'deps' | 'meta'>): Listener['report'] {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseEnv } from '../../config.js';
 
-/** Rip detection's thresholds, read from the environment once (ripSettingsFrom); README "Rip detection". */
+/** Rip detection's thresholds, read from the environment once (ripSettingsFrom); docs/rip-detection.md has the rules. */
 export interface RipSettings {
   /** Allowed multiple of real time: audio served faster than this over a window is an offence. */
   speed: number;

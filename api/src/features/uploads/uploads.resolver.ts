@@ -3,9 +3,12 @@ import type { GqlContext } from '../../graphql/context.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import * as chunked from './chunked-upload.service.js';
 import { FinalizeUploadInput, InitUploadInput, UploadSessionView, uploadSessionView } from './uploads.types.js';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { Scopes } from '../../graphql/scopes.js';
 
 @Resolver()
 export class UploadsResolver {
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Query(() => UploadSessionView, {
     description: 'Administrators: one of your uploads, with the chunks the server holds.',
   })
@@ -16,6 +19,7 @@ export class UploadsResolver {
     return uploadSessionView(await chunked.uploadStatus(ctx, id));
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Query(() => [UploadSessionView], {
     description: 'Administrators: your unfinished uploads that can still be resumed, newest first.',
   })
@@ -23,6 +27,7 @@ export class UploadsResolver {
     return (await chunked.myUploads(ctx)).map(uploadSessionView);
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Mutation(() => UploadSessionView, { description: 'Administrators: start a chunked upload.' })
   async initUpload(
     @Arg('input', () => InitUploadInput, { description: 'The file to be uploaded.' }) input: InitUploadInput,
@@ -32,6 +37,7 @@ export class UploadsResolver {
     return uploadSessionView({ session, uploadedChunks: [] });
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Mutation(() => AudioFile, { description: 'Administrators: verify a complete chunked upload and create its file.' })
   finalizeUpload(
     @Arg('id', () => ID, { description: 'The upload id.' }) id: string,
@@ -45,6 +51,7 @@ export class UploadsResolver {
     return chunked.finalizeUpload(ctx, id, () => Promise.resolve({ details: { ...input }, cover: null }));
   }
 
+  @Scopes(ApiKeyScope.FILES_WRITE)
   @Mutation(() => UploadSessionView, { description: 'Administrators: stop an upload and remove everything it stored.' })
   async cancelUpload(
     @Arg('id', () => ID, { description: 'The upload id.' }) id: string,

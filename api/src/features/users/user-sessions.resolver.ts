@@ -5,9 +5,12 @@ import { DeviceSessionConnection } from '../auth/auth.types.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import * as sessions from './user-sessions.service.js';
 import { User } from './user.entity.js';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { Scopes } from '../../graphql/scopes.js';
 
 @Resolver()
 export class UserSessionsResolver {
+  @Scopes(ApiKeyScope.USERS_READ)
   @Query(() => [DeviceSession], { description: "Administrators: a user's active device sessions." })
   userSessions(
     @Arg('userId', () => ID, { description: 'The account id.' }) userId: string,
@@ -16,6 +19,7 @@ export class UserSessionsResolver {
     return sessions.listUserSessions(ctx, userId);
   }
 
+  @Scopes(ApiKeyScope.USERS_READ)
   @Query(() => DeviceSessionConnection, {
     description: "Administrators: a user's active device sessions as a cursor connection; most recent first.",
   })
@@ -27,6 +31,7 @@ export class UserSessionsResolver {
     return sessions.userSessionConnection(ctx, userId, page);
   }
 
+  @Scopes(ApiKeyScope.USERS_WRITE)
   @Mutation(() => Boolean, {
     description: "Administrators: end one of a user's sessions; that device is signed out at once.",
   })
@@ -38,6 +43,7 @@ export class UserSessionsResolver {
     return sessions.terminateUserSession(ctx, userId, sessionId);
   }
 
+  @Scopes(ApiKeyScope.USERS_WRITE)
   @Mutation(() => User, { description: 'Administrators: lift the policy lock and the temporary lock.' })
   unlockUser(
     @Arg('userId', () => ID, { description: 'The account id.' }) userId: string,

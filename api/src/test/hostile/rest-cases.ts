@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { apiRoutes } from '../../compose/routes.js';
 import { openApiDocument } from '../../http/openapi-document.js';
 import { restOperations } from '../operation-inventory.js';
 import { idPayloads, malformedJsonBodies, NUL_PAYLOAD, OVERLONG, textPayloads, wrongTypesFor } from './payloads.js';
@@ -96,7 +97,7 @@ function wrongValues(schema: Schema): unknown[] {
 
 /** Every route of the router, with hostile ids in its path, hostile bodies and query strings. */
 export function restCases(): RestRouteCases[] {
-  const paths = openApiDocument().paths as Record<
+  const paths = openApiDocument(apiRoutes).paths as Record<
     string,
     Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>
   >;

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { MAX_SIGNED_URL_MS } from './url-signing.js';
 
-export const expiresInSchema = z
+const expiresInSchema = z
   .number({ error: 'expiresIn must be a number of milliseconds' })
   .int('expiresIn must be a whole number of milliseconds')
   .min(1000, 'expiresIn must be at least 1000 ms')
   .max(MAX_SIGNED_URL_MS, `expiresIn must be at most ${MAX_SIGNED_URL_MS} ms (30 minutes)`)
   .default(MAX_SIGNED_URL_MS);
+
+/** A signed playlist URL for a ready chapter: REST stream-url and the chapterStreamUrl mutation. */
+export const chapterStreamUrlSchema = z.object({ expiresIn: expiresInSchema });
 
 export const signedUrlSchema = z
   .object({

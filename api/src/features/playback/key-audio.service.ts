@@ -5,8 +5,8 @@ import { parseId } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
 import { recheckApiKeyCaller } from '../api-keys/api-key-auth.js';
 import { requireCaller } from '../auth/auth.policy.js';
-import { apiKeyListenerFor } from '../rip-detection/rip-offence.js';
-import { meterFor, storedBytes, type AudioBytes } from './stream.service.js';
+import { apiKeyListenerFor, meterFor } from './metering.js';
+import { storedBytes, type AudioBytes } from './stream.service.js';
 
 const DEVICE_PLAYS_BY_SESSION =
   'This audio route is for API keys with the stream scope: a signed-in device plays through a stream session (POST /api/v1/drm/session/{fileId})';

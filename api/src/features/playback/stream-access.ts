@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { noteActivity, sessionRefusal, type Credential } from '../auth/authenticate.js';
 import type { AccessFacts, FileFacts } from './access-facts.js';
-import { mayViewFile } from './visibility.js';
+import { mayViewFile } from '../access/visibility.js';
 
 /** The one answer for a byte credential that no longer holds; the player re-initialises on 403. */
 export const streamRefused = () => new AppError('FORBIDDEN', 'Stream session is no longer valid');

@@ -6,16 +6,16 @@ import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
 import { isAdmin, requireDeviceCaller } from '../auth/auth.policy.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
-import { sessionChapterFacts, type ChapterFacts } from '../access/access-facts.js';
-import { allowStream, streamRefused, type Presenter } from '../access/stream-access.js';
+import { sessionChapterFacts, type ChapterFacts } from './access-facts.js';
+import { allowStream, streamRefused, type Presenter } from './stream-access.js';
 import { authenticateRequest, type SamePresenterCheck } from '../auth/authenticate-request.js';
 import { sameSecret, signParts, verifyParts } from '../../signing.js';
-import { isLiveExpiry } from '../streaming/url-signing.js';
-import { listenerFor, segmentListenerFor } from '../rip-detection/rip-offence.js';
-import { ChapterSegment } from './chapter-segment.entity.js';
-import { Chapter, ChapterStatus } from './chapter.entity.js';
-import { chapterStreamUrlSchema } from './chapter.schemas.js';
-import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from './hls-encode.js';
+import { chapterStreamUrlSchema } from './stream.schemas.js';
+import { isLiveExpiry } from './url-signing.js';
+import { meterKey, meterSegment } from './metering.js';
+import { ChapterSegment } from '../chapters/chapter-segment.entity.js';
+import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
+import { KEY_URI_PLACEHOLDER, SEGMENT_BASE_PLACEHOLDER } from '../chapters/hls-encode.js';
 
 export const NOT_READY_MESSAGE = 'Chapter is not ready for playback. Please finalize chapters first.';
 const PLAYLIST_PURPOSE = 'chapter-playlist:v2';
@@ -137,16 +137,6 @@ async function checkGrant(
   return { chapter, facts };
 }
 
-/** Rip detection: a key counts for its account, and a throttled account gets one new key a window. */
-function meterKey(ctx: Ctx, facts: ChapterFacts, chapterId: string): void {
-  const retryAfterSeconds = ctx.deps.ripMeter.key(listenerFor(ctx, facts), chapterId);
-  if (retryAfterSeconds !== null) {
-    throw new AppError('RATE_LIMITED', 'Chapter keys are being fetched too fast. Try again later.', {
-      retryAfterSeconds,
-    });
-  }
-}
-
 /** The chapter's playlist with this grant's key URL and the segment folder filled in. */
 export async function chapterPlaylist(
   ctx: Ctx,
@@ -204,8 +194,9 @@ export async function chapterSegment(ctx: Ctx, chapterId: string, token: string,
   const segment = await ctx.em.findOne(ChapterSegment, { chapter: id, index }, { populate: ['data'] });
   if (!segment) throw new AppError('NOT_FOUND', 'Segment not found');
   const { userId, sessionId, sessionStart, exempt } = owner;
-  const wait = ctx.deps.ripMeter.segment(
-    segmentListenerFor(ctx, { userId, exempt, credential: { kind: 'session', id: sessionId, start: sessionStart } }),
+  const wait = meterSegment(
+    ctx,
+    { userId, exempt, credential: { kind: 'session', id: sessionId, start: sessionStart } },
     id,
     index,
     segment.duration,

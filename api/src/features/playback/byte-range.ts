@@ -5,7 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../errors.js';
 import type { ByteExchange } from '../../http/byte-route.js';
-import type { ByteTap } from '../rip-detection/rip-meter.js';
+import type { ByteTap } from './metering.js';
 import { OpenFiles } from './open-files.js';
 
 export type ByteRange = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };

@@ -6,12 +6,11 @@ import { findVisibleFile } from '../access/visibility.js';
 import { requireCaller, requireDeviceCaller } from '../auth/auth.policy.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
-import { sessionFileFacts, streamTokenFacts, type FileFacts, type StreamTokenFacts } from '../access/access-facts.js';
-import type { ByteTap, Listener } from '../rip-detection/rip-meter.js';
-import { listenerFor } from '../rip-detection/rip-offence.js';
-import { allowStream, streamRefused, type Presenter } from '../access/stream-access.js';
+import { sessionFileFacts, streamTokenFacts, type FileFacts, type StreamTokenFacts } from './access-facts.js';
+import { listenerFor, meterFor, type ByteTap } from './metering.js';
+import { allowStream, streamRefused, type Presenter } from './stream-access.js';
 import { authenticateRequest } from '../auth/authenticate-request.js';
-import { assertStreamProof, grantStreamProof } from '../access/stream-proof.js';
+import { assertStreamProof, grantStreamProof } from './stream-proof.js';
 import { signedUrlSchema } from './stream.schemas.js';
 import { StreamSession } from './stream-session.entity.js';
 import { signParts, verifyParts } from '../../signing.js';
@@ -51,17 +50,6 @@ export interface AudioBytes {
   recheck: () => Promise<void>;
   /** Meters the bytes sent from a byte of the file on (rip detection). */
   tap: (fileOffset: number) => ByteTap;
-}
-
-/** The rip meter's view of a response's bytes: whose they are and which file. */
-export function meterFor(
-  ctx: Ctx,
-  listener: Listener,
-  file: Pick<FileFacts, 'id' | 'duration'>,
-  size: number,
-): AudioBytes['tap'] {
-  return (fileOffset) =>
-    ctx.deps.ripMeter.fileResponse(listener, { id: file.id, size, duration: file.duration }, fileOffset);
 }
 
 /** Whether and how the caller can play a file. */

@@ -2,9 +2,12 @@ import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
 import * as streams from './stream.service.js';
 import { DrmStatus, SignedUrlGrant, SignedUrlInput, StreamSessionGrant } from './stream.types.js';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { DeviceOnly, Scopes } from '../../graphql/scopes.js';
 
 @Resolver()
 export class StreamResolver {
+  @Scopes(ApiKeyScope.LIBRARY_READ)
   @Query(() => DrmStatus, { description: 'Whether the caller may play a file, and how it is delivered.' })
   drmStatus(
     @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
@@ -13,6 +16,7 @@ export class StreamResolver {
     return streams.drmStatus(ctx, fileId);
   }
 
+  @DeviceOnly()
   @Mutation(() => StreamSessionGrant, {
     description:
       'Open a stream session for a file, bound to this user, this device session and the file. NOT_FOUND for a file the caller may not see, as for an unknown id.',
@@ -24,6 +28,7 @@ export class StreamResolver {
     return streams.createStreamSession(ctx, fileId);
   }
 
+  @DeviceOnly()
   @Mutation(() => SignedUrlGrant, { description: 'A signed URL for the audio from startTime, for seeking.' })
   createSignedUrl(
     @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,

@@ -1,0 +1,12 @@
+import { defineFeature } from '../../feature.js';
+import { accessFactsCaches } from './access-facts-cache.js';
+import { StreamSession } from './stream-session.entity.js';
+import { StreamResolver } from './stream.resolver.js';
+
+export const playbackFeature = defineFeature({
+  name: 'playback',
+  entities: [StreamSession],
+  resolvers: [StreamResolver],
+  // Its event bus replaces the app's: an access change empties this replica's caches at once.
+  deps: ({ pubSub, logger }) => accessFactsCaches(pubSub, logger),
+});
