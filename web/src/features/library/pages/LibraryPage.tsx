@@ -39,7 +39,7 @@ const FIRST_PAGE = { search: null, sort: 'RECENTLY_ADDED', offset: 0, limit: PAG
 // for with the answer rather than once the card has been drawn.
 const takePrefetched = prefetchFirstQuery(window.location.pathname === '/' ? 'first-page' : null, () =>
   apolloClient
-    .query({ query: AudioFilesDocument, variables: FIRST_PAGE, context: PREFETCH })
+    .query({ query: AudioFilesDocument, variables: FIRST_PAGE, context: PREFETCH, fetchPolicy: 'network-only' })
     .then(({ data }) => prefetchCover(data?.audioFiles.items[0]?.coverThumbnailUrl)),
 );
 
