@@ -5,8 +5,9 @@ import { chapterRoutes } from '../features/chapters/chapter.routes.js';
 import { checkpointsRoutes } from '../features/checkpoints/checkpoints.routes.js';
 import { dashboardRoutes } from '../features/dashboard/dashboard.routes.js';
 import { filesRoutes } from '../features/files/files.routes.js';
+import { chapterPlaybackRoutes } from '../features/playback/chapter-playback.routes.js';
+import { streamRoutes } from '../features/playback/stream.routes.js';
 import { progressRoutes } from '../features/progress/progress.routes.js';
-import { streamRoutes } from '../features/streaming/stream.routes.js';
 import { uploadsRoutes } from '../features/uploads/uploads.routes.js';
 import { usersRoutes } from '../features/users/users.routes.js';
 import { openApiRoute } from '../http/openapi.js';
@@ -21,6 +22,7 @@ export const apiRoutes: readonly Route[] = [
   ...authRoutes,
   ...filesRoutes,
   ...chapterRoutes,
+  ...chapterPlaybackRoutes,
   ...streamRoutes,
   ...checkpointsRoutes,
   ...progressRoutes,

@@ -1,3 +1,5 @@
+import { authHeaders } from './request-headers';
+import { REST_BASE, restPath } from './rest';
 import { getToken } from './stored-session';
 
 /**
@@ -19,4 +21,32 @@ export function prefetchFirstQuery(
     pending = null;
     return taken;
   };
+}
+
+const covers = new Map<string, Promise<Blob>>();
+
+/**
+ * Starts fetching a cover the first screen shows as soon as its address is known (the page's first
+ * query answered), rather than once the card or the player has been drawn and asks for it: the
+ * cover is the page's largest picture, and drawing the page first costs a slow phone a second.
+ * Taken once by takePrefetchedCover. Like PREFETCH, a refusal here ends no session: the cover is
+ * then asked for again the ordinary way, which applies the forced-logout rules.
+ */
+export function prefetchCover(url: string | null | undefined): void {
+  if (!url || covers.has(url)) return;
+  const request = fetch(`${REST_BASE}${restPath(url)}`, { headers: authHeaders(), credentials: 'include' }).then(
+    (response) => (response.ok ? response.blob() : Promise.reject(new Error(`HTTP ${response.status}`))),
+  );
+  request.catch(() => undefined); // handled where it is taken
+  covers.set(url, request);
+}
+
+/** Whether a cover was prefetched and not yet taken. */
+export const isCoverPrefetched = (url: string): boolean => covers.has(url);
+
+/** The prefetched request for the cover at `url`, once; undefined when there was none. */
+export function takePrefetchedCover(url: string): Promise<Blob> | undefined {
+  const request = covers.get(url);
+  covers.delete(url);
+  return request;
 }

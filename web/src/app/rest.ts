@@ -50,6 +50,9 @@ export async function restRequest(path: string, init?: RequestInit): Promise<Res
   return response;
 }
 
+/** The path under REST_BASE of a resource the API names by its full path (a cover's URL). */
+export const restPath = (url: string): string => (url.startsWith(REST_BASE) ? url.slice(REST_BASE.length) : url);
+
 /** A binary resource's bytes (a cover), fetched with the session headers. */
 export async function restBlob(path: string, signal?: AbortSignal): Promise<Blob> {
   const response = await restRequest(path, { signal });

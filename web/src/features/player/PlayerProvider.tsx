@@ -10,7 +10,13 @@ import { useProgressSync } from './hooks/useProgressSync';
 import { useSecurePlayback, type PlaybackSource } from './hooks/useSecurePlayback';
 import { useSleepTimer } from './hooks/useSleepTimer';
 import { protectMediaElement } from './media-protection';
-import { PlayerContext, type PlayerContextValue, type PlayerFile } from './player-context';
+import {
+  PlayerContext,
+  playerCoverUrl,
+  WIDE_COVER_MEDIA,
+  type PlayerContextValue,
+  type PlayerFile,
+} from './player-context';
 
 /** Where a file opens: where it was left, unless it was finished (then from the start). */
 function savedPosition(file: PlayerFile): number {
@@ -32,10 +38,8 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const { audioRef, status, position, duration, playing, seek, play, pause, stop } = playback;
   const settings = usePlaybackSettings(user?.id ?? null, audioRef);
   const sleep = useSleepTimer(position, playing, pause);
-  // A phone's player shows the cover at card size: the card-sized copy (512 px) is sharp there and a
-  // fraction of an original's bytes (up to 5 MB). Wider screens draw it up to 640 px: the original.
-  const wide = useMediaQuery((theme) => theme.breakpoints.up('sm'), { noSsr: true });
-  const cover = useCoverImage((wide ? file?.coverUrl : file?.coverThumbnailUrl) ?? null);
+  const wide = useMediaQuery(WIDE_COVER_MEDIA, { noSsr: true });
+  const cover = useCoverImage(file ? playerCoverUrl(file, wide) : null);
   const chapters = file?.chapters ?? [];
   const chapter = chapterAt(chapters, position);
 

@@ -6,6 +6,17 @@ import type { SleepTimer } from './hooks/useSleepTimer';
 
 export type PlayerFile = PlayerFileQuery['audioFile'];
 
+/**
+ * Screens on which the player draws its cover up to 640 px, from the original; narrower ones (a
+ * phone, which shows it at card size) get the card-sized copy (512 px), a fraction of an
+ * original's bytes (up to 5 MB). The theme's sm breakpoint, MUI's default (theme.ts keeps it).
+ */
+export const WIDE_COVER_MEDIA = '(min-width:600px)';
+
+/** The cover the player shows for `file` on a wide screen or a narrow one. */
+export const playerCoverUrl = (file: Pick<PlayerFile, 'coverUrl' | 'coverThumbnailUrl'>, wide: boolean) =>
+  (wide ? file.coverUrl : file.coverThumbnailUrl) ?? null;
+
 export const SKIP_BACK_SECONDS = 15;
 export const SKIP_FORWARD_SECONDS = 30;
 

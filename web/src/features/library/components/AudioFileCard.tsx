@@ -3,6 +3,7 @@ import PublicIcon from '@mui/icons-material/Public';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import { Box, Card, CardActionArea, CardContent, Chip, LinearProgress, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
+import { isCoverPrefetched } from '../../../app/prefetch';
 import type { LibraryFileFragment } from '../../../gql/graphql';
 import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../../../components/format-time';
@@ -43,7 +44,10 @@ function onScreen({ boundingClientRect: box }: IntersectionObserverEntry): boole
  * the covers in view do not share it with those below.
  */
 function Cover({ file }: { file: LibraryFile }) {
-  const [wanted, setWanted] = useState<'no' | 'soon' | 'now'>('no');
+  // A prefetched cover (the first card's) is in view: no need to wait for the observer.
+  const [wanted, setWanted] = useState<'no' | 'soon' | 'now'>(() =>
+    file.coverThumbnailUrl !== null && isCoverPrefetched(file.coverThumbnailUrl) ? 'now' : 'no',
+  );
   // Observed only until 'now': a card seen near the screen again stays 'soon', its timer running.
   const reveal = useCallback((entry: IntersectionObserverEntry) => setWanted(onScreen(entry) ? 'now' : 'soon'), []);
   const ref = useWhenVisible<HTMLDivElement>(reveal, wanted !== 'now' && file.coverThumbnailUrl !== null);

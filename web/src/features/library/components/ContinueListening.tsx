@@ -10,7 +10,7 @@ import { AudioFileCard } from './AudioFileCard';
 // Sent as the library's code loads, beside the first page of files (see LibraryPage), rather than
 // when the page first commits.
 const takePrefetched = prefetchFirstQuery(window.location.pathname === '/' ? 'continue-listening' : null, () =>
-  apolloClient.query({ query: ContinueListeningDocument, context: PREFETCH }),
+  apolloClient.query({ query: ContinueListeningDocument, context: PREFETCH, fetchPolicy: 'network-only' }),
 );
 
 /** Files the user started and has not finished, most recently played first; hidden when none. */

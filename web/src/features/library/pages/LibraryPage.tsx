@@ -19,7 +19,7 @@ import {
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { apolloClient, PREFETCH } from '../../../app/apollo';
-import { prefetchFirstQuery } from '../../../app/prefetch';
+import { prefetchCover, prefetchFirstQuery } from '../../../app/prefetch';
 import { SearchField } from '../../../components/SearchField';
 import { useGradualCount } from '../../../components/useGradualCount';
 import { AudioFilesDocument, type LibrarySort } from '../../../gql/graphql';
@@ -35,8 +35,12 @@ const PAGE_SIZE = 24;
 
 const FIRST_PAGE = { search: null, sort: 'RECENTLY_ADDED', offset: 0, limit: PAGE_SIZE } as const;
 
+// The first card's cover, in view on every screen size and the page's largest picture, is asked
+// for with the answer rather than once the card has been drawn.
 const takePrefetched = prefetchFirstQuery(window.location.pathname === '/' ? 'first-page' : null, () =>
-  apolloClient.query({ query: AudioFilesDocument, variables: FIRST_PAGE, context: PREFETCH }),
+  apolloClient
+    .query({ query: AudioFilesDocument, variables: FIRST_PAGE, context: PREFETCH, fetchPolicy: 'network-only' })
+    .then(({ data }) => prefetchCover(data?.audioFiles.items[0]?.coverThumbnailUrl)),
 );
 
 const SORTS: [LibrarySort, string][] = [

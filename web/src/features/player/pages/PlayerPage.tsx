@@ -4,19 +4,25 @@ import { Alert, Box, Button, CircularProgress, Container } from '@mui/material';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { apolloClient, PREFETCH } from '../../../app/apollo';
-import { prefetchFirstQuery } from '../../../app/prefetch';
+import { prefetchCover, prefetchFirstQuery } from '../../../app/prefetch';
 import { CheckpointsDocument, PlayerFileDocument } from '../../../gql/graphql';
 import { PlayerContent } from '../components/PlayerContent';
+import { playerCoverUrl, WIDE_COVER_MEDIA } from '../player-context';
 
-// The file and its checkpoints, both asked for by the page's first render.
+// The file and its checkpoints, both asked for by the page's first render; and the file's cover,
+// the page's largest picture, with the file's answer rather than once the player has been drawn.
 const takePrefetched = prefetchFirstQuery(/^\/player\/([^/]+)$/.exec(window.location.pathname)?.[1] ?? null, (id) =>
   Promise.all([
-    apolloClient.query({
-      query: PlayerFileDocument,
-      variables: { id },
-      context: PREFETCH,
-      fetchPolicy: 'network-only',
-    }),
+    apolloClient
+      .query({
+        query: PlayerFileDocument,
+        variables: { id },
+        context: PREFETCH,
+        fetchPolicy: 'network-only',
+      })
+      .then(({ data }) => {
+        if (data) prefetchCover(playerCoverUrl(data.audioFile, window.matchMedia(WIDE_COVER_MEDIA).matches));
+      }),
     apolloClient.query({
       query: CheckpointsDocument,
       variables: { fileId: id },

@@ -7,12 +7,12 @@ import { dataBody, idParam, timestamp, type Answer, type HeaderDoc, type RouteCo
 import { sendData } from '../../http/respond.js';
 import { routes, type ByteRoute } from '../../http/route.js';
 import { bearerToken } from '../auth/authenticate.js';
-import { sendByteRange } from '../playback/byte-range.js';
-import { openKeyAudio } from '../playback/key-audio.service.js';
-import type { Presenter } from '../playback/stream-access.js';
-import { signedUrlSchema } from '../playback/stream.schemas.js';
-import * as streams from '../playback/stream.service.js';
-import { queryInteger, queryString } from '../playback/url-signing.js';
+import { sendByteRange } from './byte-range.js';
+import { openKeyAudio } from './key-audio.service.js';
+import type { Presenter } from './stream-access.js';
+import { signedUrlSchema } from './stream.schemas.js';
+import * as streams from './stream.service.js';
+import { queryInteger, queryString } from './url-signing.js';
 
 /** Audio bytes are per-user and per-session: never kept by shared caches or replayed from one. */
 export const PRIVATE_BYTES = 'private, no-store';
