@@ -44,8 +44,9 @@ export async function stageArchive(archive: Readable, stagingDir: string): Promi
   let header: BackupHeader | null = null;
   let manifest: Manifest | null = null;
   const extract = tar.extract();
+  const unreadable = (err: Error) => refuse(`it could not be read to its end (${err.message}): it may be cut short`);
   const feeding = pipeline(archive, extract).catch((err: Error) => {
-    throw refuse(`it could not be read to its end (${err.message}); it may be cut short`);
+    throw unreadable(err);
   });
   feeding.catch(() => undefined); // awaited below
   try {
@@ -76,7 +77,7 @@ export async function stageArchive(archive: Readable, stagingDir: string): Promi
     await feeding;
   } catch (err) {
     archive.destroy();
-    throw err instanceof AppError ? err : refuse(`it could not be read (${(err as Error).message})`);
+    throw err instanceof AppError ? err : unreadable(err as Error);
   }
   if (!header) throw refuse('it is empty');
   if (!manifest) throw refuse('it has no manifest: it was cut short');

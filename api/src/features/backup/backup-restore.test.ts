@@ -125,7 +125,7 @@ describe('a backup taken while the library is in use, restored into an empty pla
     expect(after.media).toEqual(before.media);
     expect(Object.keys(after.media).some((p) => p.startsWith('chapters/'))).toBe(true);
     expect(readdirSync(dataDir).filter((name) => name.startsWith('.restore-') || name === 'uploads')).toEqual([]);
-  });
+  }, 180_000); // the embedded database makes a new cluster: no build template under the sources
 
   it('serves the restored library: sessions and the audit log carry on', async () => {
     const app = restored!;

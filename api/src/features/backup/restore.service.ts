@@ -48,7 +48,7 @@ export async function restoreBackup(archive: Readable, target: RestoreTarget): P
   const orm = target.databaseUrl ? await openOrm({ url: target.databaseUrl }) : null;
   const staging = path.join(dataDir, `${STAGING_PREFIX}${randomUUID()}`);
   try {
-    if (orm) await checkEmptyDatabase(orm);
+    const hadMigrationsTable = orm ? await checkEmptyDatabase(orm) : false;
     await Promise.all(leftover.map((name) => rm(path.join(dataDir, name), { recursive: true, force: true })));
     await mkdir(staging, { recursive: true, mode: 0o700 });
     const staged = await stageArchive(archive, staging);
@@ -62,6 +62,8 @@ export async function restoreBackup(archive: Readable, target: RestoreTarget): P
       await restoreDatabase(orm, staged.header, staged.tableFile, { atomic: true, beforeCommit: place }).catch(
         async (err: unknown) => {
           await placed.undo?.();
+          // The migrator makes its table before, and outside, the transaction that rolled back.
+          if (!hadMigrationsTable) await orm.em.getConnection().execute(`drop table if exists ${MIGRATIONS}`);
           throw err;
         },
       );
@@ -113,17 +115,19 @@ async function checkEmptyDataDir(dataDir: string): Promise<string[]> {
   return names.filter((name) => name.startsWith(STAGING_PREFIX));
 }
 
-/** Refuses a database with any table but the migrator's own, empty, bookkeeping. */
-async function checkEmptyDatabase(orm: MikroORM): Promise<void> {
+const MIGRATIONS = quoteIdent(MIGRATIONS_TABLE);
+
+/** Refuses a database with any table but the migrator's own, empty; answers whether that one is there. */
+async function checkEmptyDatabase(orm: MikroORM): Promise<boolean> {
   const connection = orm.em.getConnection();
   const tables = await connection.execute<{ name: string }[]>(
     `select relname as name from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r'`,
   );
   const others = tables.map((t) => t.name).filter((name) => name !== MIGRATIONS_TABLE);
+  const hasMigrationsTable = tables.length > others.length;
   const migrated =
-    tables.length > others.length &&
-    (await connection.execute<{ n: number }[]>(`select count(*)::int as n from ${quoteIdent(MIGRATIONS_TABLE)}`))[0].n >
-      0;
+    hasMigrationsTable &&
+    (await connection.execute<{ n: number }[]>(`select count(*)::int as n from ${MIGRATIONS}`))[0].n > 0;
   if (others.length > 0 || migrated) {
     throw new AppError(
       'CONFLICT',
@@ -131,6 +135,7 @@ async function checkEmptyDatabase(orm: MikroORM): Promise<void> {
         '(createdb) and point DATABASE_URL at it',
     );
   }
+  return hasMigrationsTable;
 }
 
 async function topLevel(dir: string): Promise<string[]> {
