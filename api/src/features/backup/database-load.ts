@@ -100,15 +100,16 @@ export async function restoreDatabase(
   options: { atomic: boolean; beforeCommit?: () => Promise<void> },
 ): Promise<void> {
   const migrator = await migratorOf(orm);
-  await migrator.getExecutedMigrations();
+  // A new embedded cluster made from the build's template is at the current level already.
+  const atLevel = (await migrator.getExecutedMigrations()).some((m) => m.name === header.migration);
   if (!options.atomic) {
-    await migrator.up({ to: header.migration });
+    if (!atLevel) await migrator.up({ to: header.migration });
     await withPoolClient(orm, (client) => inTransaction(client, '', () => loadTables(client, header, tableFile)));
     await migrator.up();
     return;
   }
   await orm.em.getConnection().transactional(async (trx: Knex.Transaction) => {
-    await migrator.up({ to: header.migration, transaction: trx });
+    if (!atLevel) await migrator.up({ to: header.migration, transaction: trx });
     const client = (await trx.client.acquireConnection()) as pg.ClientBase;
     await loadTables(client, header, tableFile);
     await migrator.up({ transaction: trx });
