@@ -1,0 +1,142 @@
+// Backup throughput: a library with BENCH_BACKUP_BYTES of media (default 1 GiB, in files of
+// BENCH_BACKUP_FILE_BYTES, default 32 MiB, each an audio_files row) backed up by the app
+// (backupToFile: snapshot, hard links, SHA-256 of every entry, one tar) while it runs, against a
+// plain `tar -cf` of the same files to the same disk, measured in the same run: rounds alternate,
+// each after a `sync`, medians reported. The media are random bytes (audio does not compress, and
+// neither side compresses).
+// Run with `npm run bench:backup` (builds the API first). Contract (bench/README.md): `--json
+// <file>` writes the figures. Knobs: BENCH_BACKUP_BYTES, BENCH_BACKUP_FILE_BYTES,
+// BENCH_BACKUP_ROUNDS (default 3), BENCH_DATABASE_URL (a temporary database there).
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openBenchDatabase } from './lib/database.mjs';
+import { dist } from './lib/paths.mjs';
+
+const { createApp } = await import(dist('app.js'));
+const { loadConfig } = await import(dist('config.js'));
+const { createLogger } = await import(dist('logger.js'));
+const { AudioFile } = await import(dist('features/files/audio-file.entity.js'));
+const { backupToFile } = await import(dist('features/backup/backup.service.js'));
+
+const args = process.argv.slice(2);
+const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
+const TOTAL = Number(process.env.BENCH_BACKUP_BYTES ?? 1024 ** 3);
+const FILE_BYTES = Math.min(TOTAL, Number(process.env.BENCH_BACKUP_FILE_BYTES ?? 32 * 1024 ** 2));
+const ROUNDS = Number(process.env.BENCH_BACKUP_ROUNDS ?? 3);
+const mib = (bytes) => bytes / 1024 ** 2;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+const work = mkdtempSync(path.join(tmpdir(), 'pal-bench-backup-'));
+const dataDir = path.join(work, 'data');
+const db = await openBenchDatabase(process.env.BENCH_DATABASE_URL);
+const config = loadConfig({
+  PORT: '0',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+  ...(db.url ? { DATABASE_URL: db.url } : {}),
+});
+const app = await createApp(config, { logger: createLogger('warn') });
+const loadAtStart = load();
+
+/** Files of random bytes under DATA_DIR/audio, each with its row, as an upload leaves them. */
+async function seedMedia() {
+  mkdirSync(path.join(dataDir, 'audio'), { recursive: true });
+  const block = randomBytes(8 * 1024 ** 2);
+  const em = app.orm.em.fork();
+  let seeded = 0;
+  for (let i = 0; seeded < TOTAL; i++) {
+    const size = Math.min(FILE_BYTES, TOTAL - seeded);
+    const storagePath = `audio/${randomUUID()}.mp3`;
+    const out = await open(path.join(dataDir, storagePath), 'w');
+    // A fresh first block per file, so no two files are alike.
+    for (let at = 0; at < size; at += block.length) {
+      await out.write(at === 0 ? randomBytes(block.length) : block, 0, Math.min(block.length, size - at));
+    }
+    await out.close();
+    em.create(AudioFile, {
+      title: `Bench ${i}`,
+      filename: `bench-${i}.mp3`,
+      storagePath,
+      size,
+      duration: 60,
+      mimeType: 'audio/mpeg',
+      isPublic: false,
+    });
+    seeded += size;
+  }
+  await em.flush();
+  return seeded;
+}
+
+function timeTar(out) {
+  const started = performance.now();
+  const result = spawnSync('tar', ['-cf', out, '-C', dataDir, 'audio'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`tar failed with ${result.status}`);
+  return performance.now() - started;
+}
+
+async function timeBackup(out) {
+  const started = performance.now();
+  await backupToFile({ orm: app.orm, dataDir }, out);
+  return performance.now() - started;
+}
+
+const results = { app: [], tar: [], appBytes: 0, tarBytes: 0 };
+let mediaBytes = 0;
+try {
+  mediaBytes = await seedMedia();
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate which goes first, so neither always meets a warmer page cache.
+    const order = round % 2 === 0 ? ['app', 'tar'] : ['tar', 'app'];
+    for (const side of order) {
+      const out = path.join(work, `${side}-${round}.tar`);
+      spawnSync('sync');
+      const ms = side === 'app' ? await timeBackup(out) : timeTar(out);
+      results[side].push(ms);
+      results[`${side}Bytes`] = statSync(out).size;
+      rmSync(out);
+      console.log(`round ${round + 1}: ${side === 'app' ? 'app backup' : 'plain tar '} ${(ms / 1000).toFixed(2)} s`);
+    }
+  }
+} finally {
+  await app.close();
+  await db.drop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+const appRate = mib(mediaBytes) / (median(results.app) / 1000);
+const tarRate = mib(mediaBytes) / (median(results.tar) / 1000);
+console.log(
+  `Backup of ${mib(mediaBytes).toFixed(0)} MiB of media in ${Math.round(mediaBytes / FILE_BYTES)} files: ` +
+    `app ${appRate.toFixed(1)} MiB/s, plain tar ${tarRate.toFixed(1)} MiB/s (ratio ${(appRate / tarRate).toFixed(2)}; ` +
+    `medians of ${ROUNDS}); archives ${mib(results.appBytes).toFixed(1)} and ${mib(results.tarBytes).toFixed(1)} MiB`,
+);
+
+if (jsonFile) {
+  const figures = [
+    {
+      label: `backup of ${mib(mediaBytes).toFixed(0)} MiB of media, median`,
+      value: Number(appRate.toFixed(1)),
+      unit: 'MiB/s',
+      baseline: Number(tarRate.toFixed(1)),
+      baselineLabel: 'plain tar -cf of the same files to the same disk, same run',
+      better: 'higher',
+    },
+  ];
+  const notes = [
+    `${Math.round(mediaBytes / FILE_BYTES)} files of ${mib(FILE_BYTES).toFixed(0)} MiB of random bytes, each an audio_files row; the app's backup also snapshots the database and hashes every entry (SHA-256), tar does neither. ${ROUNDS} alternating rounds after a sync each.`,
+    `Archive sizes: app ${mib(results.appBytes).toFixed(1)} MiB, tar ${mib(results.tarBytes).toFixed(1)} MiB.`,
+    `Database: ${db.label}. Load average at start / end: ${loadAtStart} / ${load()}.`,
+  ];
+  writeFileSync(jsonFile, JSON.stringify({ title: 'Backup', figures, notes }, null, 2));
+}
