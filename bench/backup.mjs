@@ -87,7 +87,7 @@ function timeTar(out) {
 
 async function timeBackup(out) {
   const started = performance.now();
-  await backupToFile({ orm: app.orm, dataDir }, out);
+  await backupToFile({ em: app.orm.em, dataDir }, out);
   return performance.now() - started;
 }
 

@@ -7,7 +7,7 @@ import { quoteIdent, withPoolClient } from '../features/backup/database-client.j
 
 /** Every row of every app table, each as its JSON text, sorted: two databases holding the same rows compare equal. */
 export async function allRows(orm: MikroORM): Promise<Record<string, string[]>> {
-  return withPoolClient(orm, async (client) => {
+  return withPoolClient(orm.em, async (client) => {
     const rows: Record<string, string[]> = {};
     for (const table of await appTables(client)) {
       const result = await client.query<{ row: string }>(

@@ -22,17 +22,22 @@ export interface BackupRunRecord {
   details: Record<string, unknown>;
 }
 
-/** What the administrators' dashboard shows of backups. */
+/** What the administrators' dashboard shows of the scheduled backups. */
 export interface BackupStatus {
   lastSuccess: BackupRunRecord | null;
   lastFailure: BackupRunRecord | null;
-  /** The latest run failed: the dashboard raises it until a run succeeds. */
+  /** The latest scheduled run failed: the dashboard raises it until one succeeds. */
   failing: boolean;
 }
 
+/** The latest scheduled run (one with a slot) that ended in `action`; downloads leave the status alone. */
 async function latest(em: EntityManager, action: AuditAction): Promise<BackupRunRecord | null> {
-  const entry = await em.findOne(AuditEntry, { action }, { orderBy: { createdAt: 'desc', id: 'desc' } });
-  return entry ? { at: entry.createdAt, details: entry.details ?? {} } : null;
+  const [row] = await em.getConnection().execute<{ created_at: Date; details: Record<string, unknown> }[]>(
+    `select created_at, details from audit_log where action = ? and details->>'slot' is not null
+      order by created_at desc, id desc limit 1`,
+    [action],
+  );
+  return row ? { at: new Date(row.created_at), details: row.details } : null;
 }
 
 export async function latestBackupStatus(em: EntityManager): Promise<BackupStatus> {

@@ -56,7 +56,7 @@ async function backup(config: AppConfig, out: string): Promise<BackupSummary> {
   try {
     const orm = await openOrm(embedded ? { embedded: embedded.connection } : { url: config.databaseUrl! });
     try {
-      return await backupToFile({ orm, dataDir: config.dataDir }, out);
+      return await backupToFile({ em: orm.em, dataDir: config.dataDir }, out);
     } finally {
       await orm.close(true);
     }

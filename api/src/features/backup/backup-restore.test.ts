@@ -96,7 +96,7 @@ describe('a backup taken while the library is in use, restored into an empty pla
     expect((await uploads.chunk(uploadId, wav, 'backup-tone.wav', 0)).status).toBe(200);
 
     const [summary] = await Promise.all([
-      backupToFile({ orm: t.app.orm, dataDir: t.config.dataDir }, archive),
+      backupToFile({ em: t.app.orm.em, dataDir: t.config.dataDir }, archive),
       uploads.chunk(uploadId, wav, 'backup-tone.wav', 1),
     ]);
     expect(summary.missingMedia).toEqual([]);

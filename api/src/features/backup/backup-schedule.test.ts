@@ -1,20 +1,27 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import tar from 'tar-stream';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminSession } from '../../test/factories.js';
+import { createAdminSession, createUser, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { addCover, createAudioFile } from '../../test/library-fixtures.js';
 import { createLogger } from '../../logger.js';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
 import { CoverStorage } from '../files/cover.entity.js';
+import type { Ctx } from '../../context.js';
+import { DeviceSession } from '../auth/device-session.entity.js';
+import { User } from '../users/user.entity.js';
+import { backupStatus, streamBackup } from './backup-admin.service.js';
 import { latestBackupStatus } from './backup-audit.js';
 import { nextSlot, startBackupSchedule, type BackupClock, type BackupSchedule } from './backup-schedule.js';
 import { backupEnv, backupSettings } from './backup-settings.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'pal-backup-schedule-'));
 let t: Awaited<ReturnType<typeof startTestApp>>;
+let admin: Session;
 /** A second instance on the same database (PostgreSQL); the embedded one is one process's, so it is `t` again. */
 let other: TestApp | undefined;
 const schedules: BackupSchedule[] = [];
@@ -53,7 +60,7 @@ async function entries(action: string): Promise<AuditEntry[]> {
 
 beforeAll(async () => {
   t = await startTestApp();
-  await createAdminSession(t);
+  admin = await createAdminSession(t);
   const file = await createAudioFile(t);
   await addCover(t, file.id, CoverStorage.file);
   if (t.databaseUrl) other = await startTestApp({ databaseUrl: t.databaseUrl, dataDir: t.config.dataDir });
@@ -130,5 +137,56 @@ describe('scheduled backups', () => {
     expect(status.lastFailure?.details.error).toMatch(/not-a-folder/);
     expect(await schedule(t, path.join(work, 'fine'), 3).runSlot(new Date('2026-08-02T03:30:00Z'))).toBe('completed');
     expect((await latestBackupStatus(t.app.orm.em.fork())).failing).toBe(false);
+  });
+
+  it("answer the dashboard's status to administrators only", async () => {
+    expect((await backupStatus(await ctxOf(admin.userId, admin.sessionId))).failing).toBe(false);
+    const user = await createUser(t);
+    await expect(backupStatus(await ctxOf(user.id, null))).rejects.toThrow(/Administrator access required/);
+  });
+});
+
+/** A service context of a signed-in caller, as the request context would make it. */
+async function ctxOf(userId: string, sessionId: string | null): Promise<Ctx> {
+  const em = t.app.orm.em.fork();
+  const user = await em.findOneOrFail(User, { id: userId });
+  const session = sessionId ? await em.findOneOrFail(DeviceSession, { id: sessionId }) : null;
+  const meta = { requestId: 'test', ip: null, userAgent: null, deviceId: null };
+  const caller = session
+    ? { user, session, apiKey: null }
+    : { user, session: null, apiKey: { id: 'k', name: 'k', scopes: [], expiresAt: null, rateLimitPerMinute: 60 } };
+  return { em, deps: t.app.deps, meta, caller };
+}
+
+describe("an administrator's backup download", () => {
+  it('streams a whole archive and records it under their name, leaving the schedule status alone', async () => {
+    const out = new PassThrough();
+    const names: string[] = [];
+    const extract = tar.extract();
+    const listed = (async () => {
+      for await (const entry of extract) {
+        names.push(entry.header.name);
+        entry.resume();
+      }
+    })();
+    out.pipe(extract);
+    const summary = await streamBackup(await ctxOf(admin.userId, admin.sessionId), out);
+    await listed;
+    expect(names[0]).toBe('backup.json');
+    expect(names.at(-1)).toBe('manifest.json');
+    expect(names.filter((n) => n.startsWith('files/covers/'))).toHaveLength(1);
+    expect(summary.bytes).toBeGreaterThan(0);
+    const [recorded] = await t.app.orm.em
+      .fork()
+      .find(AuditEntry, { action: 'backup.completed', user: admin.userId }, { orderBy: { id: 'desc' }, limit: 1 });
+    expect(recorded.details).toMatchObject({ bytes: summary.bytes, download: true });
+    expect((await latestBackupStatus(t.app.orm.em.fork())).lastSuccess?.details.slot).toEqual(expect.any(String));
+  });
+
+  it('is refused to anyone but an administrator', async () => {
+    const user = await createUser(t);
+    await expect(streamBackup(await ctxOf(user.id, null), new PassThrough())).rejects.toThrow(
+      /Administrator access required/,
+    );
   });
 });

@@ -103,7 +103,7 @@ export function startBackupSchedule(options: BackupScheduleOptions): BackupSched
     const em = orm.em.fork();
     try {
       await mkdir(settings.dir, { recursive: true, mode: 0o700 });
-      const summary = await backupToFile({ orm, dataDir }, file);
+      const summary = await backupToFile({ em: orm.em, dataDir }, file);
       const removed = await removeOldBackups();
       const details = {
         slot: slot.toISOString(),
@@ -157,4 +157,12 @@ export function startBackupSchedule(options: BackupScheduleOptions): BackupSched
       await running;
     },
   };
+}
+
+/** The schedule BACKUP_DIR asks for, or null without one: what the app starts once its database is open. */
+export function startConfiguredBackups(
+  options: Omit<BackupScheduleOptions, 'settings'> & { settings: BackupSettings },
+): BackupSchedule | null {
+  const { dir } = options.settings;
+  return dir ? startBackupSchedule({ ...options, settings: { ...options.settings, dir } }) : null;
 }

@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
 import { ArchiveWriter } from './archive-writer.js';
 import {
@@ -19,9 +19,9 @@ import {
 import { stagingParts, takeSnapshot } from './database-snapshot.js';
 import { freezeMedia } from './media-references.js';
 
-/** What a backup reads: the app's database (through its pool) and its DATA_DIR. */
+/** What a backup reads: the app's database (any EntityManager of it: the pool is shared) and its DATA_DIR. */
 export interface BackupSource {
-  orm: MikroORM;
+  em: EntityManager;
   dataDir: string;
 }
 
@@ -48,7 +48,7 @@ export async function writeBackup(source: BackupSource, out: Writable): Promise<
   const stagingDir = resolveStoredPath(source.dataDir, path.join(storageDirs.tmp, `backup-${randomUUID()}`));
   const archive = new ArchiveWriter(out);
   try {
-    const snapshot = await takeSnapshot(source.orm, source.dataDir, stagingDir);
+    const snapshot = await takeSnapshot(source.em, source.dataDir, stagingDir);
     const parts = stagingParts(stagingDir);
     const media = [...snapshot.media];
     // The signing secret, when DATA_DIR keeps one (SECRET unset): restored, sign-ins survive.

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 
 /**
@@ -7,8 +7,8 @@ import type pg from 'pg';
  * their own: the embedded database serves exactly one (DESIGN.md section 3), so a second client
  * would be refused, and the pool queues the app's other queries behind this one instead.
  */
-export async function withPoolClient<T>(orm: MikroORM, use: (client: pg.ClientBase) => Promise<T>): Promise<T> {
-  const knexClient = orm.em.getConnection().getKnex().client as {
+export async function withPoolClient<T>(em: EntityManager, use: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+  const knexClient = em.getConnection().getKnex().client as {
     acquireConnection(): Promise<pg.ClientBase>;
     releaseConnection(client: pg.ClientBase): Promise<unknown>;
   };

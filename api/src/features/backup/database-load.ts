@@ -104,7 +104,7 @@ export async function restoreDatabase(
   const atLevel = (await migrator.getExecutedMigrations()).some((m) => m.name === header.migration);
   if (!options.atomic) {
     if (!atLevel) await migrator.up({ to: header.migration });
-    await withPoolClient(orm, (client) => inTransaction(client, '', () => loadTables(client, header, tableFile)));
+    await withPoolClient(orm.em, (client) => inTransaction(client, '', () => loadTables(client, header, tableFile)));
     await migrator.up();
     return;
   }

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { DumpedSequence, DumpedTable } from './backup-format.js';
@@ -52,9 +52,9 @@ export const stagingParts = (stagingDir: string) => ({
  * only, never to the archive's reader (which may be a slow download), and the archive is written
  * after it, from the staged copies and links.
  */
-export async function takeSnapshot(orm: MikroORM, dataDir: string, stagingDir: string): Promise<Snapshot> {
+export async function takeSnapshot(em: EntityManager, dataDir: string, stagingDir: string): Promise<Snapshot> {
   const parts = stagingParts(stagingDir);
-  return withPoolClient(orm, async (client) => {
+  return withPoolClient(em, async (client) => {
     for (let attempt = 1; ; attempt++) {
       await rm(stagingDir, { recursive: true, force: true });
       await mkdir(parts.db, { recursive: true, mode: 0o700 });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   await createAdminSession(t);
   const file = await createAudioFile(t, { title: 'Kept' });
   await addCover(t, file.id, CoverStorage.file);
-  await backupToFile({ orm: t.app.orm, dataDir: t.config.dataDir }, archive);
+  await backupToFile({ em: t.app.orm.em, dataDir: t.config.dataDir }, archive);
   await t.close();
   t = undefined;
   const database = await createTestDatabase();
