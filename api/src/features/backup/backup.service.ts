@@ -52,8 +52,7 @@ export async function writeBackup(source: BackupSource, out: Writable): Promise<
     const parts = stagingParts(stagingDir);
     const media = [...snapshot.media];
     // The signing secret, when DATA_DIR keeps one (SECRET unset): restored, sign-ins survive.
-    const secret = await freezeMedia(source.dataDir, [{ path: SECRET_FILE, size: null }], parts.files);
-    if (secret.missing.length === 0) media.push(SECRET_FILE);
+    if ((await freezeMedia(source.dataDir, [SECRET_FILE], parts.files)).length === 0) media.push(SECRET_FILE);
     const header: BackupHeader = {
       format: BACKUP_FORMAT_NAME,
       formatVersion: BACKUP_FORMAT_VERSION,

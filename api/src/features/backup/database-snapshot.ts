@@ -17,7 +17,7 @@ import { freezeMedia, mediaReferences } from './media-references.js';
  */
 const LEFT_OUT: Record<string, string> = { upload_sessions: `status <> 'active'` };
 
-/** A new snapshot is taken when a referenced file vanished meanwhile; past this many, it is a lost file. */
+/** A new snapshot is taken when a referenced file vanished meanwhile; past this many, it was lost before. */
 const SNAPSHOT_ATTEMPTS = 3;
 
 export interface Snapshot {
@@ -62,18 +62,16 @@ export async function takeSnapshot(em: EntityManager, dataDir: string, stagingDi
         const migration = await migrationLevel(client);
         if (!migration) throw new Error('The database has no migrations applied: there is nothing to back up');
         const references = await mediaReferences(client);
-        const frozen = await freezeMedia(dataDir, references, parts.files);
-        const unsettled = frozen.missing.length + frozen.resized.length > 0;
-        if (unsettled && attempt < SNAPSHOT_ATTEMPTS) return null;
+        const missing = await freezeMedia(dataDir, references, parts.files);
+        if (missing.length > 0 && attempt < SNAPSHOT_ATTEMPTS) return null;
         const tables = await appTables(client);
         for (const table of tables) await copyTable(client, table, parts.table(table.name));
-        const missing = new Set(frozen.missing);
         return {
           migration,
           tables,
           sequences: await appSequences(client),
-          media: [...new Set(references.map((r) => r.path))].filter((p) => !missing.has(p)).sort(),
-          missingMedia: [...missing].sort(),
+          media: references.filter((p) => !missing.includes(p)),
+          missingMedia: missing,
         };
       });
       if (snapshot) return snapshot;
