@@ -22,9 +22,10 @@ export interface RestoreTarget {
 }
 
 export interface RestoreSummary {
+  /** The backup's migration level, before the restore migrated it to the current one. */
   migration: string;
+  /** When the backup was made. */
   createdAt: string;
-  files: number;
 }
 
 /** Staging folders of restores are named so; one left by a killed restore is removed by the next. */
@@ -71,7 +72,7 @@ export async function restoreBackup(archive: Readable, target: RestoreTarget): P
       await restoreEmbedded(staged);
       await moveInto(staged.filesDir, dataDir, [...files, EMBEDDED_DIR]);
     }
-    return { migration: staged.header.migration, createdAt: staged.header.createdAt, files: files.length };
+    return { migration: staged.header.migration, createdAt: staged.header.createdAt };
   } finally {
     await rm(staging, { recursive: true, force: true });
     await orm?.close(true);
