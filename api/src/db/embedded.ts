@@ -102,10 +102,15 @@ async function removeStaleSocket(file: string): Promise<void> {
 /**
  * Real PostgreSQL compiled to WASM, running in a worker thread and served on a Unix socket so the
  * ordinary driver can use it (one connection: pool it with max 1). `dataDir` undefined keeps it
- * in memory (tests).
+ * in memory (tests). `template: false` makes a new cluster without the template's migrations (a
+ * restore rebuilds an older schema first).
  */
-export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedDatabase> {
-  if (dataDir && !hasCluster(dataDir) && !(await copyTemplate(dataDir))) {
+export async function startEmbeddedDatabase(
+  dataDir?: string,
+  options: { template?: boolean } = {},
+): Promise<EmbeddedDatabase> {
+  const copied = async (dir: string) => options.template !== false && (await copyTemplate(dir));
+  if (dataDir && !hasCluster(dataDir) && !(await copied(dataDir))) {
     // Creating the cluster (initdb) grows the WASM heap to about 900 MiB of resident memory, and
     // a WASM heap never shrinks. Without a template to copy, the first start creates it in a
     // worker of its own and ends that worker, which releases its memory.

@@ -43,7 +43,10 @@ export type AuditAction =
   | 'api_key.new_address'
   | 'api_key.revoked_rip'
   | 'stream.rip_suspected'
-  | 'account.locked_rip';
+  | 'account.locked_rip'
+  | 'backup.started'
+  | 'backup.completed'
+  | 'backup.failed';
 
 export interface AuditInput {
   action: AuditAction;
