@@ -54,7 +54,10 @@ async function backup(config: AppConfig, out: string): Promise<BackupSummary> {
   if (existsSync(out)) throw new CommandError(`${out} exists already: choose a new file name`);
   const embedded = config.databaseUrl ? null : await openEmbedded(config);
   try {
-    const orm = await openOrm(embedded ? { embedded: embedded.connection } : { url: config.databaseUrl! });
+    const orm = await openOrm({
+      ...(embedded ? { embedded: embedded.connection } : { url: config.databaseUrl! }),
+      entities: [],
+    });
     try {
       return await backupToFile({ em: orm.em, dataDir: config.dataDir }, out);
     } finally {

@@ -46,7 +46,7 @@ export async function restoreBackup(archive: Readable, target: RestoreTarget): P
   const dataDir = path.resolve(target.dataDir);
   const createdDataDir = !existsSync(dataDir);
   const leftover = await checkEmptyDataDir(dataDir);
-  const orm = target.databaseUrl ? await openOrm({ url: target.databaseUrl }) : null;
+  const orm = target.databaseUrl ? await openOrm({ url: target.databaseUrl, entities: [] }) : null;
   const staging = path.join(dataDir, `${STAGING_PREFIX}${randomUUID()}`);
   try {
     const hadMigrationsTable = orm ? await checkEmptyDatabase(orm) : false;
@@ -87,7 +87,7 @@ async function restoreEmbedded(staged: StagedArchive): Promise<void> {
   const current = staged.header.migration === migrationNames.at(-1);
   const embedded = await startEmbeddedDatabase(dir, { template: current });
   try {
-    const orm = await openOrm({ embedded: embedded.connection });
+    const orm = await openOrm({ embedded: embedded.connection, entities: [] });
     try {
       await restoreDatabase(orm, staged.header, staged.tableFile, { atomic: false });
     } finally {
