@@ -6,6 +6,7 @@ import type { AppDeps } from './context.js';
 import type { AppPubSub } from './event-bus.js';
 import type { Loaders } from './graphql/loaders.js';
 import type { ResolverClass } from './graphql/schema.js';
+import type { Route } from './http/route.js';
 import type { Logger } from './logger.js';
 import type { RateLimitStore } from './rate-limits.js';
 
@@ -37,8 +38,8 @@ export interface Feature<Deps extends Partial<AppDeps>, FeatureLoaders extends P
   deps?: (services: SharedServices) => Deps;
   /** What it starts following once every feature's deps are made: events on the bus, its worker threads. */
   events?: (deps: AppDeps) => void;
-  /** Its REST route declarations. */
-  routes?: readonly unknown[];
+  /** Its REST /api/v1 route declarations (compose/routes.ts): the router, byte server and OpenAPI document. */
+  routes?: readonly Route[];
 }
 
 // Record<never, never>: a feature without deps or loaders adds nothing to them.

@@ -4,6 +4,7 @@ import { AuthResolver, DeviceSessionResolver, UserFieldsResolver } from './auth.
 import { DeviceSession } from './device-session.entity.js';
 import { authLimits } from './rate-limiter.js';
 import { createSessionLoaders } from './session-loaders.js';
+import { authRoutes } from './auth.routes.js';
 
 export const authFeature = defineFeature({
   name: 'auth',
@@ -12,4 +13,5 @@ export const authFeature = defineFeature({
   loaders: createSessionLoaders,
   deps: ({ config, counters }) => authLimits(config, counters),
   events: (deps) => followAccountUnlocks(deps.pubSub, deps, deps.logger),
+  routes: authRoutes,
 });

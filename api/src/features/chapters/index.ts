@@ -3,9 +3,11 @@ import { ChapterKey } from './chapter-key.entity.js';
 import { ChapterSegment } from './chapter-segment.entity.js';
 import { Chapter } from './chapter.entity.js';
 import { ChapterResolver } from './chapter.resolver.js';
+import { chapterRoutes } from './chapter.routes.js';
 
 export const chaptersFeature = defineFeature({
   name: 'chapters',
   entities: [Chapter, ChapterKey, ChapterSegment],
   resolvers: [ChapterResolver],
+  routes: chapterRoutes,
 });

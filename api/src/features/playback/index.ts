@@ -1,6 +1,8 @@
 import { defineFeature } from '../../feature.js';
 import { accessFactsCaches } from './access-facts-cache.js';
+import { chapterPlaybackRoutes } from './chapter-playback.routes.js';
 import { StreamSession } from './stream-session.entity.js';
+import { streamRoutes } from './stream.routes.js';
 import { StreamResolver } from './stream.resolver.js';
 
 export const playbackFeature = defineFeature({
@@ -9,4 +11,5 @@ export const playbackFeature = defineFeature({
   resolvers: [StreamResolver],
   // Its event bus replaces the app's: an access change empties this replica's caches at once.
   deps: ({ pubSub, logger }) => accessFactsCaches(pubSub, logger),
+  routes: [...chapterPlaybackRoutes, ...streamRoutes],
 });

@@ -3,6 +3,7 @@ import { ListeningProgress } from './listening-progress.entity.js';
 import { createProgressLoaders } from './progress-loaders.js';
 import { AudioFileProgressResolver, ProgressResolver } from './progress.resolver.js';
 import { progressLimits } from './progress.service.js';
+import { progressRoutes } from './progress.routes.js';
 
 export const progressFeature = defineFeature({
   name: 'progress',
@@ -10,4 +11,5 @@ export const progressFeature = defineFeature({
   resolvers: [ProgressResolver, AudioFileProgressResolver],
   loaders: createProgressLoaders,
   deps: progressLimits,
+  routes: progressRoutes,
 });

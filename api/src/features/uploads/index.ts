@@ -2,6 +2,7 @@ import { defineFeature } from '../../feature.js';
 import { hashThread } from './hash-thread.js';
 import { UploadSession } from './upload-session.entity.js';
 import { UploadsResolver } from './uploads.resolver.js';
+import { uploadsRoutes } from './uploads.routes.js';
 
 export const uploadsFeature = defineFeature({
   name: 'uploads',
@@ -10,4 +11,5 @@ export const uploadsFeature = defineFeature({
   events: ({ logger }) => {
     hashThread.onFailure = (err) => logger.error('uploads.hash_thread_failed', { error: String(err) });
   },
+  routes: uploadsRoutes,
 });
