@@ -12,6 +12,8 @@ export interface AppDeps {
   config: AppConfig;
   pubSub: AppPubSub;
   logger: Logger;
+  /** What the features take back when a device session signs out (their cookies), called by sign-out. */
+  onSignOut: readonly ((ctx: Ctx) => void)[];
 }
 
 /**

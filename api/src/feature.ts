@@ -2,7 +2,7 @@ import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config.js';
-import type { AppDeps } from './context.js';
+import type { AppDeps, Ctx } from './context.js';
 import type { AppPubSub } from './event-bus.js';
 import type { Loaders } from './graphql/loaders.js';
 import type { ResolverClass } from './graphql/schema.js';
@@ -38,6 +38,8 @@ export interface Feature<Deps extends Partial<AppDeps>, FeatureLoaders extends P
   deps?: (services: SharedServices) => Deps;
   /** What it starts following once every feature's deps are made: events on the bus, its worker threads. */
   events?: (deps: AppDeps) => void;
+  /** What it takes back when a device session signs out, in the answer to the sign-out (its cookies). */
+  signOut?: (ctx: Ctx) => void;
   /** Its REST /api/v1 route declarations (compose/routes.ts): the router, byte server and OpenAPI document. */
   routes?: readonly Route[];
 }

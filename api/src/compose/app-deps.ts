@@ -18,7 +18,10 @@ export async function createAppDeps(config: AppConfig, logger: Logger): Promise<
   const services: SharedServices = { config, logger, pubSub: bus.pubSub, redis: bus.redis, counters };
   let deps: AppDeps;
   try {
-    deps = assemble({ config, pubSub: bus.pubSub, logger }, services);
+    deps = assemble(
+      { config, pubSub: bus.pubSub, logger, onSignOut: features.flatMap((f) => (f.signOut ? [f.signOut] : [])) },
+      services,
+    );
   } catch (err) {
     // A feature's settings may be refused (ConfigError): the connections made for it close.
     await close();
@@ -29,7 +32,10 @@ export async function createAppDeps(config: AppConfig, logger: Logger): Promise<
 }
 
 /** The kernel's deps with every feature's part, made in the features' order. */
-function assemble(kernel: Pick<AppDeps, 'config' | 'pubSub' | 'logger'>, services: SharedServices): AppDeps {
+function assemble(
+  kernel: Pick<AppDeps, 'config' | 'pubSub' | 'logger' | 'onSignOut'>,
+  services: SharedServices,
+): AppDeps {
   const deps: typeof kernel & FeatureDeps = Object.assign(
     kernel,
     ...features.map((feature) => feature.deps?.(services)),

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config.js';
 import type { Ctx } from '../context.js';
 import { openDatabase } from '../db/open.js';
 import { migrate } from '../db/orm.js';
-import { isAdmin, requireCaller } from '../features/auth/auth.policy.js';
+import { isAdmin, requireCaller } from '../caller-policy.js';
 import { authenticateBeforeRoute as authenticate } from '../features/auth/authenticate-request.js';
 import { uploadChunkPath } from '../features/uploads/uploads.routes.js';
 import { startApollo } from '../graphql/apollo.js';

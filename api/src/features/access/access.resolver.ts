@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
 import { ConnectionArgs, type Connection } from '../../paging.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import type { FileSummary } from '../files/files.service.js';
 import type { UserSummary } from '../users/user-list.js';

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { User } from '../users/user.entity.js';

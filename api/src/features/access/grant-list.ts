@@ -10,7 +10,7 @@ import {
   type ListQuery,
   type Ordering,
 } from '../../paging.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
 import { parseSearch } from '../../search-term.js';
 import { allOf, containsAny } from '../../sql-condition.js';

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { isAdmin } from '../auth/auth.policy.js';
+import { isAdmin } from '../../caller-policy.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { allOf, type SqlCondition } from '../../sql-condition.js';
 import type { User } from '../users/user.entity.js';

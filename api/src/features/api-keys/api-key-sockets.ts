@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../../context.js';
 import type { ApiKeyCaller } from './api-key-caller.js';
-import { isAdmin } from '../auth/auth.policy.js';
+import { isAdmin } from '../../caller-policy.js';
 import { recheckApiKeyCaller } from './api-key-auth.js';
 
 /** setTimeout's longest delay; a later expiry is re-checked then, and waited for again. */

@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { AppPubSub } from '../../event-bus.js';
 import { parseId, parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { isAdmin, requireAdmin, requireDeviceCaller } from '../auth/auth.policy.js';
+import { isAdmin, requireAdmin, requireDeviceCaller } from '../../caller-policy.js';
 import { User } from '../users/user.entity.js';
 import { apiKeyPrefix, newApiKeySecret } from './api-key-auth.js';
 import { ApiKey } from './api-key.entity.js';

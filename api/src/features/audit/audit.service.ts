@@ -9,7 +9,7 @@ import {
   type ListQuery,
   type Page,
 } from '../../paging.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import type { User } from '../users/user.entity.js';
 import { AuditEntry } from './audit-entry.entity.js';
 import { allOf } from '../../sql-condition.js';

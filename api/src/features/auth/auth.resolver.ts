@@ -4,7 +4,7 @@ import type { GqlContext } from '../../graphql/context.js';
 import type { SecurityEventPayload } from './security-events.js';
 import { ConnectionArgs, type Connection } from '../../paging.js';
 import { User } from '../users/user.entity.js';
-import { requireDeviceCaller } from './auth.policy.js';
+import { requireDeviceCaller } from '../../caller-policy.js';
 import * as auth from './auth.service.js';
 import * as devices from './devices.service.js';
 import { login } from './login.service.js';

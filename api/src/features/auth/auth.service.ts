@@ -1,11 +1,10 @@
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
-import { clearStreamProof } from '../playback/stream-proof.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { hashPassword } from './password-hash.js';
 import { User, UserRole } from '../users/user.entity.js';
-import { requireCaller, requireDeviceCaller } from './auth.policy.js';
+import { requireCaller, requireDeviceCaller } from '../../caller-policy.js';
 import { registerSchema, updateDetailsSchema, type RegisterInput, type UpdateDetailsInput } from './auth.schemas.js';
 import { endSessions, openSession } from './device-sessions.js';
 import { approvalRequired, type LoginResult } from './login.service.js';
@@ -56,7 +55,7 @@ export async function register(ctx: Ctx, rawInput: RegisterInput): Promise<Login
 export async function logout(ctx: Ctx): Promise<boolean> {
   const caller = requireDeviceCaller(ctx);
   endSessions([caller.session], 'logout');
-  clearStreamProof(ctx);
+  for (const takeBack of ctx.deps.onSignOut) takeBack(ctx);
   recordAudit(ctx, { action: 'logout' });
   await ctx.em.flush();
   publishSecurityEvent(ctx.deps.pubSub, caller.user.id, 'FORCED_LOGOUT', { sessionIds: [caller.session.id] });

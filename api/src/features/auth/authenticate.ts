@@ -6,7 +6,7 @@ import type { SessionCaller } from './caller.js';
 import { AppError } from '../../errors.js';
 import { authenticateApiKey, isApiKeyToken, recheckApiKeyCaller } from '../api-keys/api-key-auth.js';
 import { User } from '../users/user.entity.js';
-import { ADMIN_REQUIRED, isAdmin } from './auth.policy.js';
+import { ADMIN_REQUIRED, isAdmin } from '../../caller-policy.js';
 import { DeviceSession } from './device-session.entity.js';
 import { verifyAccessToken } from './tokens.js';
 

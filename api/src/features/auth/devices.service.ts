@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { Connection, ConnectionInput } from '../../paging.js';
 import { uuidPattern } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { requireCaller, requireDeviceCaller } from './auth.policy.js';
+import { requireCaller, requireDeviceCaller } from '../../caller-policy.js';
 import { activeSessionConnection, activeSessions } from './device-list.js';
 import { DeviceSession } from './device-session.entity.js';
 import { endSessions } from './device-sessions.js';

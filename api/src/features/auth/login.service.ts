@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { User } from '../users/user.entity.js';
-import { isAdmin } from './auth.policy.js';
+import { isAdmin } from '../../caller-policy.js';
 import { DeviceWarningKind } from './auth.types.js';
 import { loginSchema, type LoginInput } from './auth.schemas.js';
 import { DeviceSession } from './device-session.entity.js';

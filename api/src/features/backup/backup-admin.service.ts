@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Ctx } from '../../context.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import { latestBackupStatus, recordBackupEvent, type BackupStatus } from './backup-audit.js';
 import { writeBackup, type BackupSummary } from './backup.service.js';
 

@@ -1,23 +1,15 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
 import type { ChapterEventPayload } from './chapter-events.js';
 import { parseId } from '../../validation.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import { recheckAdmin } from '../auth/authenticate.js';
 import { finalizeChapters, type FinalizeResult as FinalizeOutcome } from './chapter-finalize.js';
-import { createChapterStreamUrl } from '../playback/chapter-playback.js';
 import { Chapter, SegmentStorage } from './chapter.entity.js';
 import * as chapters from './chapter.service.js';
-import {
-  ChapterEvent,
-  ChapterInput,
-  ChapterStreamUrl,
-  ChapterSummary,
-  FinalizeResult,
-  UpdateChapterInput,
-} from './chapter.types.js';
+import { ChapterEvent, ChapterInput, ChapterSummary, FinalizeResult, UpdateChapterInput } from './chapter.types.js';
 import { ApiKeyScope } from '../../api-key-scopes.js';
-import { DeviceOnly, Scopes } from '../../graphql/scopes.js';
+import { Scopes } from '../../graphql/scopes.js';
 
 @Resolver(() => Chapter)
 export class ChapterResolver {
@@ -120,18 +112,6 @@ export class ChapterResolver {
     @Ctx() ctx: GqlContext,
   ): Promise<FinalizeOutcome> {
     return finalizeChapters(ctx, fileId, { storageType });
-  }
-
-  @DeviceOnly()
-  @Mutation(() => ChapterStreamUrl, { description: 'A signed playlist URL for a ready chapter, for this session.' })
-  chapterStreamUrl(
-    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
-    @Arg('chapterId', () => ID, { description: 'The chapter id; the chapter must be ready.' }) chapterId: string,
-    @Arg('expiresIn', () => Int, { defaultValue: 1800000, description: 'Milliseconds, at most 1800000.' })
-    expiresIn: number,
-    @Ctx() ctx: GqlContext,
-  ): Promise<ChapterStreamUrl> {
-    return createChapterStreamUrl(ctx, fileId, chapterId, { expiresIn });
   }
 
   @Scopes(ApiKeyScope.LIBRARY_READ)

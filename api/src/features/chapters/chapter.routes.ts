@@ -3,7 +3,7 @@ import { ApiKeyScope } from '../../api-key-scopes.js';
 import { dataBody, doneBody, idParam } from '../../http/contract.js';
 import { sendData } from '../../http/respond.js';
 import { routes } from '../../http/route.js';
-import { isAdmin } from '../auth/auth.policy.js';
+import { isAdmin } from '../../caller-policy.js';
 import { finalizeChapters } from './chapter-finalize.js';
 import { adminChapterViewSchema, chapterViewSchema, adminChapterView, chapterView } from './chapter-view.js';
 import { createChaptersSchema, finalizeSchema, updateChapterSchema } from './chapter.schemas.js';

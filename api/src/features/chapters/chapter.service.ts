@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
-import { requireAdmin, requireCaller } from '../auth/auth.policy.js';
+import { requireAdmin, requireCaller } from '../../caller-policy.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { publishChapterEvent } from './chapter-events.js';
 import { sampleChapterPlan, timelineProblem, type TimelineChapter } from './chapter-timeline.js';

@@ -52,13 +52,6 @@ export class FinalizeResult {
   @Field(() => FinalizeSummary, { description: 'The counts of this run.' }) summary!: FinalizeSummary;
 }
 
-@ObjectType({ description: 'A signed HLS playlist URL for one ready chapter.' })
-export class ChapterStreamUrl {
-  @Field({ description: 'Path relative to the server; the key it names needs this session signed in.' })
-  streamUrl!: string;
-  @Field({ description: 'When the URL stops working.' }) expiresAt!: Date;
-}
-
 @ObjectType({ description: "A change to a file's chapters: added, edited, deleted, finalized or failed." })
 export class ChapterEvent {
   @Field(() => ID, { description: 'The file whose chapters changed.' }) fileId!: string;

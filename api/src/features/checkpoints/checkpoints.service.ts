@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
-import { requireCaller } from '../auth/auth.policy.js';
+import { requireCaller } from '../../caller-policy.js';
 import { Checkpoint } from './checkpoint.entity.js';
 import type { CheckpointView } from './checkpoints.views.js';
 import { createCheckpointSchema } from './checkpoints.schemas.js';

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { findRows } from '../../paging.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { fileList, toFileSummary, type FileRow, type FileSummary } from '../files/files.service.js';
 import { allOf } from '../../sql-condition.js';

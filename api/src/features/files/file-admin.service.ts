@@ -6,7 +6,7 @@ import type { Connection, ConnectionInput, ListQuery, Page } from '../../paging.
 import { parseId, parseInput } from '../../validation.js';
 import { lockLiveGrantees } from '../access/visibility.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import { publishSecurityEvent } from '../auth/security-events.js';
 import { ChapterSegment } from '../chapters/chapter-segment.entity.js';
 import { Chapter } from '../chapters/chapter.entity.js';

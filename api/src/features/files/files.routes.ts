@@ -6,7 +6,7 @@ import { listQuerySchema, readListQuery } from '../../http/list-query.js';
 import { sendData } from '../../http/respond.js';
 import { routes } from '../../http/route.js';
 import { parseInput } from '../../validation.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import { COVER_MAX_BYTES } from './cover-storage.js';
 import * as admin from './file-admin.service.js';
 import { createFileLoaders } from './file-loaders.js';

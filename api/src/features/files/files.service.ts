@@ -12,7 +12,7 @@ import {
 } from '../../paging.js';
 import { parseId } from '../../validation.js';
 import { findVisibleFile, libraryFilesCondition } from '../access/visibility.js';
-import { requireCaller } from '../auth/auth.policy.js';
+import { requireCaller } from '../../caller-policy.js';
 import type { AudioFile } from './audio-file.entity.js';
 import { THUMBNAIL_MIME, type CoverSize } from './cover-thumbnail.js';
 import { Cover, CoverStorage } from './cover.entity.js';

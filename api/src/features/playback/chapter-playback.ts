@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
-import { isAdmin, requireDeviceCaller } from '../auth/auth.policy.js';
+import { isAdmin, requireDeviceCaller } from '../../caller-policy.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionChapterFacts, type ChapterFacts } from './access-facts.js';
 import { allowStream, streamRefused, type Presenter } from './stream-access.js';

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import { parseId } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
 import { recheckApiKeyCaller } from '../api-keys/api-key-auth.js';
-import { requireCaller } from '../auth/auth.policy.js';
+import { requireCaller } from '../../caller-policy.js';
 import { apiKeyListenerFor, meterFor } from './metering.js';
 import { storedBytes, type AudioBytes } from './stream.service.js';
 

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context.js';
 import type { ApiKeyCaller } from '../api-keys/api-key-caller.js';
 import { AppError } from '../../errors.js';
-import { isAdmin } from '../auth/auth.policy.js';
+import { isAdmin } from '../../caller-policy.js';
 import type { ByteTap, Listener, MeteredCredential } from '../rip-detection/rip-meter.js';
 import { offenceReporter } from '../rip-detection/rip-offence.js';
 import type { ChapterFacts, FileFacts, SessionFacts, UserFacts } from './access-facts.js';

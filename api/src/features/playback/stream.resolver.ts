@@ -1,7 +1,8 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
+import { createChapterStreamUrl } from './chapter-playback.js';
 import * as streams from './stream.service.js';
-import { DrmStatus, SignedUrlGrant, SignedUrlInput, StreamSessionGrant } from './stream.types.js';
+import { ChapterStreamUrl, DrmStatus, SignedUrlGrant, SignedUrlInput, StreamSessionGrant } from './stream.types.js';
 import { ApiKeyScope } from '../../api-key-scopes.js';
 import { DeviceOnly, Scopes } from '../../graphql/scopes.js';
 
@@ -36,5 +37,17 @@ export class StreamResolver {
     @Ctx() ctx: GqlContext,
   ): Promise<SignedUrlGrant> {
     return streams.createSignedUrl(ctx, fileId, { ...input });
+  }
+
+  @DeviceOnly()
+  @Mutation(() => ChapterStreamUrl, { description: 'A signed playlist URL for a ready chapter, for this session.' })
+  chapterStreamUrl(
+    @Arg('fileId', () => ID, { description: 'The file id.' }) fileId: string,
+    @Arg('chapterId', () => ID, { description: 'The chapter id; the chapter must be ready.' }) chapterId: string,
+    @Arg('expiresIn', () => Int, { defaultValue: 1800000, description: 'Milliseconds, at most 1800000.' })
+    expiresIn: number,
+    @Ctx() ctx: GqlContext,
+  ): Promise<ChapterStreamUrl> {
+    return createChapterStreamUrl(ctx, fileId, chapterId, { expiresIn });
   }
 }

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile } from '../access/visibility.js';
-import { requireCaller, requireDeviceCaller } from '../auth/auth.policy.js';
+import { requireCaller, requireDeviceCaller } from '../../caller-policy.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
 import { sessionFileFacts, streamTokenFacts, type FileFacts, type StreamTokenFacts } from './access-facts.js';

@@ -34,3 +34,10 @@ export class SignedUrlGrant {
   @Field({ description: 'Path relative to the server.' }) signedUrl!: string;
   @Field({ description: 'When the URL stops working.' }) expiresAt!: Date;
 }
+
+@ObjectType({ description: 'A signed HLS playlist URL for one ready chapter.' })
+export class ChapterStreamUrl {
+  @Field({ description: 'Path relative to the server; the key it names needs this session signed in.' })
+  streamUrl!: string;
+  @Field({ description: 'When the URL stops working.' }) expiresAt!: Date;
+}

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import { RateLimiter } from '../../rate-limits.js';
 import { parseId, parseInput } from '../../validation.js';
 import { findVisibleFile, visibleFilesCondition } from '../access/visibility.js';
-import { requireCaller, requireDeviceCaller } from '../auth/auth.policy.js';
+import { requireCaller, requireDeviceCaller } from '../../caller-policy.js';
 import { FILE_COLUMNS, toFileSummary, type FileRow, type FileSummary } from '../files/files.service.js';
 import { inProgressLimitSchema, saveProgressSchema } from './progress.schemas.js';
 import type { ListeningProgress } from './progress.types.js';

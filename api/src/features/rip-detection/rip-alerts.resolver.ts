@@ -2,7 +2,7 @@ import { filter, pipe } from '@graphql-yoga/subscription';
 import { Ctx, FieldResolver, Resolver, Root, Subscription } from 'type-graphql';
 import type { RipAlertPayload } from './rip-events.js';
 import type { GqlContext } from '../../graphql/context.js';
-import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
+import { isAdmin, requireAdmin } from '../../caller-policy.js';
 import { recheckAdmin } from '../auth/authenticate.js';
 import { DashboardStats } from '../dashboard/dashboard.types.js';
 import { User } from '../users/user.entity.js';

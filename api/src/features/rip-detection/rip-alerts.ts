@@ -5,7 +5,7 @@ import type { AppPubSub } from '../../event-bus.js';
 import type { RipAlertPayload } from './rip-events.js';
 import type { Logger } from '../../logger.js';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import type { RipAlert, RipRule } from './rip-alerts.types.js';
 import type { RipMeter } from './rip-meter.js';
 import { RIP_SUSPECTED } from './rip-offence.js';

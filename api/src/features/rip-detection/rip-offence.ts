@@ -6,7 +6,7 @@ import { AuditEntry } from '../audit/audit-entry.entity.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { publishApiKeysChanged } from '../api-keys/api-keys.service.js';
-import { isAdmin } from '../auth/auth.policy.js';
+import { isAdmin } from '../../caller-policy.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { endSessions } from '../auth/device-sessions.js';
 import { publishSecurityEvent } from '../auth/security-events.js';

@@ -2,7 +2,7 @@ import { rename, stat } from 'node:fs/promises';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
 import { receiveCover } from '../files/cover-storage.js';
 import { NOT_AUDIO } from '../media/probe.js';

@@ -1,7 +1,7 @@
 import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId, parseInput, uuidPattern } from '../../validation.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import { authenticateRequest } from '../auth/authenticate-request.js';
 import type { UploadProgress } from './chunked-upload.service.js';
 import { readMultipart, type BodySource } from './multipart.js';

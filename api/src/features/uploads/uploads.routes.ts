@@ -5,7 +5,7 @@ import type { Caller, Ctx } from '../../context.js';
 import { component, dataBody, doneBody, filePart, idParam, timestamp } from '../../http/contract.js';
 import { sendData } from '../../http/respond.js';
 import { routes } from '../../http/route.js';
-import { isAdmin } from '../auth/auth.policy.js';
+import { isAdmin } from '../../caller-policy.js';
 import { bearerToken } from '../auth/authenticate.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
 import { COVER_MAX_BYTES } from '../files/cover-storage.js';

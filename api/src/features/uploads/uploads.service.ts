@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
 import { COVER_MAX_BYTES, receiveCover } from '../files/cover-storage.js';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';

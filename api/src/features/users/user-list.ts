@@ -10,7 +10,7 @@ import {
   type Ordering,
   type Page,
 } from '../../paging.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import { parseSearch } from '../../search-term.js';
 import { allOf, anyOf, containsAny, inList } from '../../sql-condition.js';
 import { type User, UserRole } from './user.entity.js';

@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { Connection, ConnectionInput } from '../../paging.js';
 import { parseId } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { requireAdmin } from '../auth/auth.policy.js';
+import { requireAdmin } from '../../caller-policy.js';
 import { activeSessionConnection, activeSessions } from '../auth/device-list.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { forgetAccountLocks } from '../auth/account-unlocked.js';

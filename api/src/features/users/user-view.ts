@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { component, dataBody, timestamp } from '../../http/contract.js';
-import { isAdmin } from '../auth/auth.policy.js';
+import { isAdmin } from '../../caller-policy.js';
 import { UserRole } from './user.entity.js';
 import type { UserSummary } from './user-list.js';
 

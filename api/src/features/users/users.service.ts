@@ -6,7 +6,7 @@ import { parseId, parseInput } from '../../validation.js';
 import { publishApiKeysChanged } from '../api-keys/api-keys.service.js';
 import { forgetAccountLocks } from '../auth/account-unlocked.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { isAdmin, requireAdmin } from '../auth/auth.policy.js';
+import { isAdmin, requireAdmin } from '../../caller-policy.js';
 import { hashPassword } from '../auth/auth.service.js';
 import { endSessions } from '../auth/device-sessions.js';
 import { recheckAdmin } from '../auth/authenticate.js';

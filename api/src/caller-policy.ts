@@ -1,11 +1,9 @@
-import type { Caller, Ctx } from '../../context.js';
-import type { SessionCaller } from './caller.js';
-import { AppError } from '../../errors.js';
-import type { User } from '../users/user.entity.js';
+import type { Caller, Ctx } from './context.js';
+import { AppError } from './errors.js';
 
 export const ADMIN_REQUIRED = 'Administrator access required';
 
-export function isAdmin(user: Pick<User, 'role'>): boolean {
+export function isAdmin(user: { role: string }): boolean {
   return user.role === 'admin';
 }
 
@@ -20,8 +18,11 @@ export function requireAdmin(ctx: Ctx): Caller {
   return caller;
 }
 
+/** A caller on a person's device session, not an API key. */
+export type DeviceCaller = Extract<Caller, { session: object }>;
+
 /** What only a person's device session may do (sign out, manage devices, play): API keys are refused. */
-export function requireDeviceCaller(ctx: Ctx): SessionCaller {
+export function requireDeviceCaller(ctx: Ctx): DeviceCaller {
   const caller = requireCaller(ctx);
   if (!caller.session) throw new AppError('FORBIDDEN', 'API keys cannot do this: sign in on a device');
   return caller;
