@@ -1,5 +1,5 @@
 import type { EntityClass } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config.js';
 import type { AppDeps, Ctx } from './context.js';
@@ -38,6 +38,11 @@ export interface Feature<Deps extends Partial<AppDeps>, FeatureLoaders extends P
   deps?: (services: SharedServices) => Deps;
   /** What it starts following once every feature's deps are made: events on the bus, its worker threads. */
   events?: (deps: AppDeps) => void;
+  /**
+   * Work it runs beside the requests once the database is open and migrated (scheduled backups),
+   * stopped before the database closes; null when its settings ask for none.
+   */
+  background?: (app: { orm: MikroORM; deps: AppDeps }) => { stop(): Promise<void> } | null;
   /** What it takes back when a device session signs out, in the answer to the sign-out (its cookies). */
   signOut?: (ctx: Ctx) => void;
   /** Its REST /api/v1 route declarations (compose/routes.ts): the router, byte server and OpenAPI document. */

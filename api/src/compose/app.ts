@@ -27,6 +27,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { createAppDeps } from './app-deps.js';
 import { appHandle, closeServer, type App } from './app-handle.js';
 import { entities } from './entities.js';
+import { features } from './features.js';
 import { apiRoutes } from './routes.js';
 import { createLoaders } from './loaders.js';
 import { createSchema } from './schema.js';
@@ -46,6 +47,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   const schema = await createSchema(deps.pubSub);
   const database = await opening;
   const { orm } = database;
+  const background = features.flatMap((feature) => feature.background?.({ orm, deps }) ?? []);
 
   const app = express();
   app.disable('x-powered-by');
@@ -94,6 +96,7 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     () => apollo.stop(),
     () => closeServer(server),
     () => events.close(),
+    async () => void (await Promise.all(background.map((work) => work.stop()))),
     () => database.close(),
   ]);
 }

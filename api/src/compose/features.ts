@@ -2,6 +2,7 @@ import type { Feature } from '../feature.js';
 import { accessFeature } from '../features/access/index.js';
 import { apiKeysFeature } from '../features/api-keys/index.js';
 import { auditFeature } from '../features/audit/index.js';
+import { backupFeature } from '../features/backup/index.js';
 import { authFeature } from '../features/auth/index.js';
 import { chaptersFeature } from '../features/chapters/index.js';
 import { checkpointsFeature } from '../features/checkpoints/index.js';
@@ -33,6 +34,7 @@ export const features = [
   apiKeysFeature,
   ripDetectionFeature,
   dashboardFeature,
+  backupFeature,
 ] as const;
 
 type Manifest = (typeof features)[number];

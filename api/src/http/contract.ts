@@ -30,6 +30,7 @@ export const tags = {
   'admin-users': 'Accounts, their locks and device sessions (administrators).',
   access: 'Per-file access grants (administrators).',
   'api-keys': 'Service credentials for scripts (administrators, from a signed-in device).',
+  backup: 'A backup of the whole library, and how the scheduled ones went (administrators).',
   meta: 'This document.',
 } as const;
 export type Tag = keyof typeof tags;

@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { createPubSub } from '@graphql-yoga/subscription';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppPubSub } from '../../event-bus.js';
@@ -16,6 +17,7 @@ import {
   coveredElsewhere,
   expected,
   personas,
+  type Case,
   type MatrixWorld,
   type Outcome,
   type Persona,
@@ -26,7 +28,8 @@ import {
  * of caller. The operation list is read from the schema and the router, so a new operation fails
  * this test until it has a case in permission-matrix.rest-cases.ts, .graphql-cases.ts or
  * .connection-cases.ts (or is listed in `coveredElsewhere` of permission-matrix.rules.ts, with the
- * test that covers it).
+ * test that covers it). A feature may keep the cases of its own operations in its folder instead, as
+ * `<feature>/*.permission-cases.ts` exporting `permissionCases(world)` and `coveredElsewhere`.
  */
 
 let t: TestApp;
@@ -103,16 +106,31 @@ const fresh: MatrixWorld['fresh'] = {
 };
 
 const world: MatrixWorld = { fileId: '', liveUserId: '', rest, gql, fresh };
-const cases = { ...restCases(world), ...graphqlCases(world), ...connectionCases(world) };
+interface FeatureCases {
+  permissionCases?: (w: MatrixWorld) => Record<string, Case>;
+  coveredElsewhere?: Record<string, string>;
+}
+const featureCases = Object.values(import.meta.glob<FeatureCases>('../*/*.permission-cases.ts', { eager: true }));
+const cases = {
+  ...restCases(world),
+  ...graphqlCases(world),
+  ...connectionCases(world),
+  ...Object.assign({}, ...featureCases.map((f) => f.permissionCases?.(world))),
+} as Record<string, Case>;
+const covered: Record<string, string> = Object.assign(
+  {},
+  coveredElsewhere,
+  ...featureCases.map((f) => f.coveredElsewhere),
+);
 const fields = fieldCases(world);
 
 describe('permission matrix', () => {
   it('has a case (or a covering test elsewhere) for every operation in the schema and the router', async () => {
     const schema = await createSchema(createPubSub() as AppPubSub);
     const all = [...graphqlOperations(schema), ...restOperations()];
-    const untested = all.filter((op) => !(op in cases) && !(op in coveredElsewhere));
+    const untested = all.filter((op) => !(op in cases) && !(op in covered));
     expect(untested, 'operations with no permission case').toEqual([]);
-    const stale = [...Object.keys(cases), ...Object.keys(coveredElsewhere)].filter((op) => !all.includes(op));
+    const stale = [...Object.keys(cases), ...Object.keys(covered)].filter((op) => !all.includes(op));
     expect(stale, 'cases for operations that no longer exist').toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseEnv } from '../../config.js';
 
 /** Scheduled backups, read from the environment once; docs/backups.md. */
 export interface BackupSettings {
@@ -14,7 +15,7 @@ export interface BackupSettings {
 const TIME_MESSAGE = 'BACKUP_TIME must be a time of day as HH:MM in UTC, e.g. 03:30';
 const KEEP_MESSAGE = 'BACKUP_KEEP must be a whole number of at least 1';
 
-/** The environment variables, with their defaults; spread into config.ts's schema as rip detection's are. */
+/** The environment variables, with their defaults. */
 export const backupEnv = {
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_TIME: z
@@ -29,4 +30,9 @@ type BackupEnv = z.output<z.ZodObject<typeof backupEnv>>;
 export function backupSettings(e: BackupEnv): BackupSettings {
   const [hour, minute] = e.BACKUP_TIME.split(':').map(Number);
   return { dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : null, time: { hour, minute }, keep: e.BACKUP_KEEP };
+}
+
+/** The settings from the app's environment; ConfigError (start refused) with a one-line reason. */
+export function backupSettingsFrom(env: NodeJS.ProcessEnv): BackupSettings {
+  return backupSettings(parseEnv(z.object(backupEnv), env));
 }

@@ -14,7 +14,7 @@ import {
 } from './chapter-playback.js';
 import { presenterOf } from './stream.routes.js';
 import { chapterStreamUrlSchema } from './stream.schemas.js';
-import { queryInteger, queryString } from './url-signing.js';
+import { queryInteger, queryString } from '../../http/url-signing.js';
 
 function grantFrom(query: Record<string, unknown>): PlaybackGrant {
   return {

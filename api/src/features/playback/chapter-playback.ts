@@ -11,7 +11,7 @@ import { allowStream, streamRefused, type Presenter } from './stream-access.js';
 import { authenticateRequest, type SamePresenterCheck } from '../auth/authenticate-request.js';
 import { sameSecret, signParts, verifyParts } from '../../signing.js';
 import { chapterStreamUrlSchema } from './stream.schemas.js';
-import { isLiveExpiry } from './url-signing.js';
+import { isLiveExpiry } from '../../http/url-signing.js';
 import { meterKey, meterSegment } from './metering.js';
 import { ChapterSegment } from '../chapters/chapter-segment.entity.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';

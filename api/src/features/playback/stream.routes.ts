@@ -12,7 +12,7 @@ import { openKeyAudio } from './key-audio.service.js';
 import type { Presenter } from './stream-access.js';
 import { signedUrlSchema } from './stream.schemas.js';
 import * as streams from './stream.service.js';
-import { queryInteger, queryString } from './url-signing.js';
+import { queryInteger, queryString } from '../../http/url-signing.js';
 
 /** Audio bytes are per-user and per-session: never kept by shared caches or replayed from one. */
 export const PRIVATE_BYTES = 'private, no-store';

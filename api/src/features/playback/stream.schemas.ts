@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_SIGNED_URL_MS } from './url-signing.js';
+import { MAX_SIGNED_URL_MS } from '../../http/url-signing.js';
 
 const expiresInSchema = z
   .number({ error: 'expiresIn must be a number of milliseconds' })

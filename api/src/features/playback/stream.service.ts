@@ -14,7 +14,7 @@ import { assertStreamProof, grantStreamProof } from './stream-proof.js';
 import { signedUrlSchema } from './stream.schemas.js';
 import { StreamSession } from './stream-session.entity.js';
 import { signParts, verifyParts } from '../../signing.js';
-import { isLiveExpiry } from './url-signing.js';
+import { isLiveExpiry } from '../../http/url-signing.js';
 
 const SIGNED_RANGE_PURPOSE = 'signed-range:v2';
 

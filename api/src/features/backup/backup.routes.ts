@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { dataBody, idParam, timestamp } from '../../http/contract.js';
+import { sendData } from '../../http/respond.js';
+import { routes } from '../../http/route.js';
+import { backupFileName, backupLink, backupLinkCaller, streamBackup } from './backup-admin.service.js';
+
+/** `?sid&st&exp&sig` of a download link, as backupLink writes it; clients use it as given. */
+const linkQuery = z.object({
+  sid: idParam('The device session the link was issued to.'),
+  st: z.int().meta({ description: 'When that session began (ms since the epoch).' }),
+  exp: z.int().meta({ description: 'Expiry (ms since the epoch), a minute after issue.' }),
+  sig: z.string().meta({ description: 'The server signature of the above.' }),
+});
+
+/** REST /api/v1/admin/backup: a backup of the running server, downloaded by an administrator. */
+export const backupRoutes = routes([
+  {
+    operationId: 'createBackupLink',
+    method: 'post',
+    path: '/admin/backup/link',
+    tag: 'backup',
+    summary: 'A one-minute link to download a backup of the whole library',
+    description:
+      'Signed for your device session: follow it (a plain GET, no Authorization header) to download the archive as a file. docs/backups.md says what it holds.',
+    caller: 'admin',
+    answers: {
+      200: { description: 'The link.', json: dataBody(z.object({ url: z.string(), expiresAt: timestamp })) },
+    },
+    // The archive holds everything (password hashes, chapter keys, the signing secret): a person on a device only.
+    scopes: 'deviceOnly',
+    async handle({ ctx, res }) {
+      sendData(res, backupLink(ctx));
+    },
+  },
+  {
+    operationId: 'downloadBackup',
+    method: 'get',
+    path: '/admin/backup',
+    tag: 'backup',
+    summary: 'A backup archive of the whole library, streamed as it is taken',
+    description:
+      'The database as one consistent snapshot, the media and a manifest of their SHA-256, in one tar (npm run restore reads it). Recorded in the audit log.',
+    caller: 'url',
+    query: linkQuery,
+    answers: { 200: { description: 'The archive.', bytes: 'application/x-tar' } },
+    scopes: 'deviceOnly',
+    async handle({ ctx, req, res }) {
+      const admin = await backupLinkCaller(ctx, req.query);
+      res.setHeader('Content-Type', 'application/x-tar');
+      res.setHeader('Content-Disposition', `attachment; filename="${backupFileName(new Date())}"`);
+      // A failure after the first bytes cuts the download short (the error handler ends the
+      // connection); an archive without its manifest never restores.
+      await streamBackup(admin, res);
+    },
+  },
+]);

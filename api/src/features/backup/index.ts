@@ -1,0 +1,21 @@
+import { defineFeature } from '../../feature.js';
+import { startConfiguredBackups } from './backup-schedule.js';
+import { backupSettingsFrom } from './backup-settings.js';
+import { backupRoutes } from './backup.routes.js';
+
+const backupDeps = ({ config }: { config: { env: NodeJS.ProcessEnv } }) => ({
+  /** Scheduled backups (BACKUP_DIR, BACKUP_TIME, BACKUP_KEEP). */
+  backupSettings: backupSettingsFrom(config.env),
+});
+
+declare module '../../context.js' {
+  interface AppDeps extends ReturnType<typeof backupDeps> {}
+}
+
+export const backupFeature = defineFeature({
+  name: 'backup',
+  deps: backupDeps,
+  background: ({ orm, deps }) =>
+    startConfiguredBackups({ orm, dataDir: deps.config.dataDir, settings: deps.backupSettings, logger: deps.logger }),
+  routes: backupRoutes,
+});
