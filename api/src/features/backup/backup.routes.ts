@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { dataBody, idParam, timestamp } from '../../http/contract.js';
+import { ApiKeyScope } from '../../api-key-scopes.js';
+import { component, dataBody, idParam, timestamp } from '../../http/contract.js';
 import { sendData } from '../../http/respond.js';
 import { routes } from '../../http/route.js';
-import { backupFileName, backupLink, backupLinkCaller, streamBackup } from './backup-admin.service.js';
+import { backupFileName, backupLink, backupLinkCaller, backupStatus, streamBackup } from './backup-admin.service.js';
 
 /** `?sid&st&exp&sig` of a download link, as backupLink writes it; clients use it as given. */
 const linkQuery = z.object({
@@ -11,6 +12,25 @@ const linkQuery = z.object({
   exp: z.int().meta({ description: 'Expiry (ms since the epoch), a minute after issue.' }),
   sig: z.string().meta({ description: 'The server signature of the above.' }),
 });
+
+const backupRun = z
+  .object({
+    at: timestamp,
+    details: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'As the audit log has it: bytes, durationMs and mediaFiles, or the error.' }),
+  })
+  .nullable();
+const backupStatusSchema = component(
+  'BackupStatus',
+  z
+    .object({
+      lastSuccess: backupRun,
+      lastFailure: backupRun,
+      failing: z.boolean().meta({ description: 'The latest scheduled backup failed, and none has succeeded since.' }),
+    })
+    .meta({ description: 'How the scheduled backups went.' }),
+);
 
 /** REST /api/v1/admin/backup: a backup of the running server, downloaded by an administrator. */
 export const backupRoutes = routes([
@@ -51,6 +71,19 @@ export const backupRoutes = routes([
       // A failure after the first bytes cuts the download short (the error handler ends the
       // connection); an archive without its manifest never restores.
       await streamBackup(admin, res);
+    },
+  },
+  {
+    operationId: 'backupStatus',
+    method: 'get',
+    path: '/admin/backup/status',
+    tag: 'backup',
+    summary: 'How the scheduled backups went: the latest success and failure',
+    caller: 'admin',
+    answers: { 200: { description: 'The status.', json: dataBody(backupStatusSchema) } },
+    scopes: [ApiKeyScope.AUDIT_READ],
+    async handle({ ctx, res }) {
+      sendData(res, await backupStatus(ctx));
     },
   },
 ]);
