@@ -135,6 +135,13 @@ describe('scheduled backups', () => {
     const status = await latestBackupStatus(t.app.orm.em.fork());
     expect(status.failing).toBe(true);
     expect(status.lastFailure?.details.error).toMatch(/not-a-folder/);
+    const dashboard = await t.gql<{
+      dashboardStats: { backupStatus: { failing: boolean; lastFailure: { error: string } } };
+    }>('{ dashboardStats { backupStatus { failing lastFailure { error } } } }', {}, admin);
+    expect(dashboard.data?.dashboardStats.backupStatus).toMatchObject({
+      failing: true,
+      lastFailure: { error: expect.stringMatching(/not-a-folder/) },
+    });
     expect(await schedule(t, path.join(work, 'fine'), 3).runSlot(new Date('2026-08-02T03:30:00Z'))).toBe('completed');
     expect((await latestBackupStatus(t.app.orm.em.fork())).failing).toBe(false);
   });

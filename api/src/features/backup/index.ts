@@ -1,6 +1,7 @@
 import { defineFeature } from '../../feature.js';
 import { startConfiguredBackups } from './backup-schedule.js';
 import { backupSettingsFrom } from './backup-settings.js';
+import { BackupResolver, DashboardBackupResolver } from './backup.resolver.js';
 import { backupRoutes } from './backup.routes.js';
 
 const backupDeps = ({ config }: { config: { env: NodeJS.ProcessEnv } }) => ({
@@ -14,6 +15,7 @@ declare module '../../context.js' {
 
 export const backupFeature = defineFeature({
   name: 'backup',
+  resolvers: [BackupResolver, DashboardBackupResolver],
   deps: backupDeps,
   background: ({ orm, deps }) =>
     startConfiguredBackups({ orm, dataDir: deps.config.dataDir, settings: deps.backupSettings, logger: deps.logger }),

@@ -24,6 +24,7 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { AdminDashboardDocument } from '../../../gql/graphql';
 import { errorText, formatBytes, formatDate, formatDurationShort } from '../admin-format';
+import { BackupPanel } from '../components/BackupPanel';
 import { RipAlertsPanel } from '../components/RipAlertsPanel';
 import { useLiveRipAlerts } from '../hooks/useLiveRipAlerts';
 
@@ -174,6 +175,9 @@ export function AdminDashboardPage() {
                   </Button>
                 </Stack>
               </Paper>
+              <Box sx={{ mt: 3 }}>
+                <BackupPanel status={stats.backupStatus} />
+              </Box>
             </Grid>
             <Grid size={{ xs: 12, md: 8 }}>
               <Paper sx={{ p: 2 }}>
