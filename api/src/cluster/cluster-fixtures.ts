@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { expect, inject } from 'vitest';
+import { storageDirs } from '../features/files/storage-paths.js';
 import { ClusterClient, type Session } from './cluster-client.js';
 
 export const USER_PASSWORD = 'cluster-user-password';
@@ -61,4 +66,111 @@ export function countByReplica(answers: { upstream: string | null }[]): Record<s
     counts[name] = (counts[name] ?? 0) + 1;
   }
   return counts;
+}
+
+/** Runs `work` with a client of the replicas' database, for fixtures and checks no route offers. */
+export async function withDatabase<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = new pg.Client({ connectionString: inject('cluster').databaseUrl });
+  await db.connect();
+  try {
+    return await work(db);
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * A file row of `size` bytes declaring `duration` seconds, written straight into the replicas'
+ * shared DATA_DIR and database: streaming reads only sizes and durations, and no upload makes an
+ * hour of audio quickly.
+ */
+export async function createSizedAudioFile(size: number, duration: number): Promise<string> {
+  const { dataDir } = inject('cluster');
+  const id = randomUUID();
+  const relative = path.join(storageDirs.audio, `${id}.mp3`);
+  await mkdir(path.join(dataDir, storageDirs.audio), { recursive: true });
+  await writeFile(path.join(dataDir, relative), Buffer.alloc(size, 0x5a));
+  await withDatabase((db) =>
+    db.query(
+      `insert into audio_files (id, title, filename, storage_path, size, duration, mime_type, is_public, created_at, updated_at)
+       values ($1, 'Long book', 'book.mp3', $2, $3, $4, 'audio/mpeg', false, now(), now())`,
+      [id, relative, size, duration],
+    ),
+  );
+  return id;
+}
+
+export interface Listener {
+  userId: string;
+  session: Session;
+  /** The stream session's URL, and the proof cookie its ranges need. */
+  url: string;
+  cookie: string;
+}
+
+/** A new user granted `fileId`, signed in through `client`, with a stream session open. */
+export async function openListener(client: ClusterClient, admin: Session, fileId: string): Promise<Listener> {
+  const proxy = new ClusterClient(inject('cluster').proxyUrl);
+  try {
+    const account = await createAccount(proxy, admin);
+    const grant = await proxy.rest('POST', '/admin/file-access', { userId: account.id, fileId }, admin);
+    expect(grant.status).toBe(201);
+    const session = await client.signIn(account.email, USER_PASSWORD);
+    const opened = await client.rest<{ data: { streamUrl: string } }>(
+      'POST',
+      `/drm/session/${fileId}`,
+      undefined,
+      session,
+    );
+    expect(opened.status).toBe(200);
+    const setCookie = opened.headers['set-cookie'] ?? [];
+    const cookie = setCookie.find((c) => c.startsWith('stream_proof='))?.split(';')[0];
+    if (!cookie) throw new Error(`no stream_proof cookie: ${JSON.stringify(setCookie)}`);
+    return { userId: account.id, session, url: opened.body.data.streamUrl, cookie };
+  } finally {
+    proxy.close();
+  }
+}
+
+/** Kills the replica nginx named as `upstream` (host:port) with SIGKILL; the global setup starts it again. */
+export function killReplica(upstream: string): void {
+  const port = new URL(`http://${upstream}`).port;
+  const pid = Number(readFileSync(path.join(inject('cluster').pidDir, port), 'utf8'));
+  process.kill(pid, 'SIGKILL');
+}
+
+/** Waits until every replica answers its /healthz again (one killed is being started again). */
+export async function waitForAllReplicas(timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const url of inject('cluster').replicaUrls) {
+    for (;;) {
+      const healthy = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) }).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (healthy) break;
+      if (Date.now() > deadline) throw new Error(`${url} did not answer /healthz within ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+}
+
+/**
+ * What a crash or an unfinished request could leave half-written on the shared disk: audio files
+ * no row points to, and upload folders of no active upload.
+ */
+export async function halfWritten(): Promise<{ strayAudio: string[]; strayUploadDirs: string[] }> {
+  const { dataDir } = inject('cluster');
+  const list = (dir: string) => readdir(path.join(dataDir, dir)).catch(() => [] as string[]);
+  const [audio, uploads] = await Promise.all([list(storageDirs.audio), list(storageDirs.uploads)]);
+  return withDatabase(async (db) => {
+    const stored = await db.query<{ storage_path: string }>('select storage_path from audio_files');
+    const known = new Set(stored.rows.map((r) => path.basename(r.storage_path)));
+    const active = await db.query<{ id: string }>(`select id from upload_sessions where status = 'active'`);
+    const open = new Set(active.rows.map((r) => r.id));
+    return {
+      strayAudio: audio.filter((name) => !known.has(name)),
+      strayUploadDirs: uploads.filter((name) => !open.has(name)),
+    };
+  });
 }

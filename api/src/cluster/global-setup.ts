@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,8 @@ export interface ClusterInfo {
   /** The replicas' shared DATA_DIR and database, for fixtures no route makes quickly. */
   dataDir: string;
   databaseUrl: string;
+  /** A file per replica, named by its port, holding its process id: for tests that kill one. */
+  pidDir: string;
 }
 
 declare module 'vitest' {
@@ -38,6 +40,8 @@ const ADMIN_PASSWORD = 'cluster-admin-password';
 let tempDir: string | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
 const started: Started[] = [];
+/** Set by the teardown: a replica exiting from then on is not started again. */
+let stopping = false;
 
 /**
  * Two replicas of the built server (`node api/dist/main.js`) started at once on one fresh
@@ -62,8 +66,10 @@ async function startCluster(): Promise<ClusterInfo> {
   chmodSync(tempDir, 0o711);
   const dataDir = path.join(tempDir, 'data');
   const nginxDir = path.join(tempDir, 'nginx');
+  const pidDir = path.join(tempDir, 'pids');
   mkdirSync(dataDir, { mode: 0o700 });
   mkdirSync(nginxDir);
+  mkdirSync(pidDir);
   const db = await createTestDatabase(postgresUrl);
   dropDatabase = db.drop;
   const databaseUrl = db.url as string;
@@ -85,7 +91,7 @@ async function startCluster(): Promise<ClusterInfo> {
   };
   // At once, on a new database and an empty DATA_DIR: one generates the secret, applies the
   // migrations and creates the administrator, and the other uses what it made.
-  const replicaUrls = await Promise.all(['a', 'b'].map((name) => startReplica(name, env)));
+  const replicaUrls = await Promise.all(['a', 'b'].map((name) => startReplica(name, env, pidDir)));
 
   const port = await freePort();
   const replicaPorts = replicaUrls.map((url) => Number(new URL(url).port));
@@ -100,19 +106,22 @@ async function startCluster(): Promise<ClusterInfo> {
       `${(err as Error).message}\nnginx error.log ends:\n${logTail({ logFile: path.join(nginxDir, 'error.log') })}`,
     );
   }
-  return { proxyUrl, replicaUrls, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, dataDir, databaseUrl };
+  return {
+    proxyUrl,
+    replicaUrls,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+    dataDir,
+    databaseUrl,
+    pidDir,
+  };
 }
 
 /** Starts one replica and waits for its /healthz; a port taken meanwhile gets another try. */
-async function startReplica(name: string, env: NodeJS.ProcessEnv): Promise<string> {
+async function startReplica(name: string, env: NodeJS.ProcessEnv, pidDir: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const replica = startProcess(`replica ${name}`, process.execPath, ['api/dist/main.js'], {
-      cwd: root,
-      env: { ...env, PORT: String(port) },
-      logFile: path.join(logDir, `replica-${name}.log`),
-    });
-    started.push(replica);
+    const replica = launchReplica(name, env, pidDir, port, 'w');
     const url = `http://127.0.0.1:${port}`;
     try {
       await waitUntilHealthy(replica, `${url}/healthz`);
@@ -123,9 +132,31 @@ async function startReplica(name: string, env: NodeJS.ProcessEnv): Promise<strin
   }
 }
 
+/**
+ * One replica process on `port`, its id written to pidDir. Like compose's `restart: unless-stopped`,
+ * a replica a test kills with a signal comes back on the same port, so the files after that test
+ * have two replicas again; one that exits by itself (a failed start) is not started again.
+ */
+function launchReplica(name: string, env: NodeJS.ProcessEnv, pidDir: string, port: number, flags: 'w' | 'a'): Started {
+  const replica = startProcess(`replica ${name}`, process.execPath, ['api/dist/main.js'], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    logFile: path.join(logDir, `replica-${name}.log`),
+    flags,
+  });
+  started.push(replica);
+  writeFileSync(path.join(pidDir, String(port)), String(replica.child.pid));
+  replica.child.once('exit', (_code, signal) => {
+    if (!stopping && signal) launchReplica(name, env, pidDir, port, 'a');
+  });
+  return replica;
+}
+
 export async function teardown(): Promise<void> {
-  // nginx first, so nothing reaches a replica while it stops.
-  for (const child of started.reverse()) await stopProcess(child);
+  stopping = true;
+  // nginx first, so nothing reaches a replica while it stops (a replica started again came after it).
+  const nginxFirst = [...started.filter((s) => s.name === 'nginx'), ...started.filter((s) => s.name !== 'nginx')];
+  for (const child of nginxFirst) await stopProcess(child);
   started.length = 0;
   await dropDatabase?.();
   dropDatabase = undefined;
@@ -137,4 +168,5 @@ export async function teardown(): Promise<void> {
     rmSync(tempDir, { recursive: true, force: true });
     tempDir = undefined;
   }
+  stopping = false;
 }

@@ -26,9 +26,10 @@ export function startProcess(
   name: string,
   command: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string },
+  // 'a' for a process started again, so its log follows the one before.
+  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; flags?: 'w' | 'a' },
 ): Started {
-  const log = createWriteStream(options.logFile, { flags: 'w' });
+  const log = createWriteStream(options.logFile, { flags: options.flags ?? 'w' });
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);

@@ -1,17 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storageDirs } from '../features/files/storage-paths.js';
 import { ClusterClient, type ReadResult, type Session } from './cluster-client.js';
 import {
   auditEntries,
   clusterOf,
   countByReplica,
-  createAccount,
+  createSizedAudioFile,
+  openListener,
   signInAdmin,
-  USER_PASSWORD,
 } from './cluster-fixtures.js';
 
 /** One hour at 128 kbit/s, as api/src/features/rip-detection/rip-detection.test.ts pulls it on one server. */
@@ -26,55 +21,12 @@ let admin: Session;
 let fileId: string;
 beforeAll(async () => {
   admin = await signInAdmin(proxy);
-  fileId = await createSizedAudioFile();
+  fileId = await createSizedAudioFile(SIZE, DURATION);
 });
 afterAll(() => {
   proxy.close();
   replicaA.close();
 });
-
-/**
- * A file row of SIZE bytes declaring DURATION seconds, written straight into the replicas' shared
- * DATA_DIR and database: rip detection reads only sizes and durations, and no upload makes an
- * hour of audio quickly.
- */
-async function createSizedAudioFile(): Promise<string> {
-  const id = randomUUID();
-  const relative = path.join(storageDirs.audio, `${id}.mp3`);
-  await mkdir(path.join(cluster.dataDir, storageDirs.audio), { recursive: true });
-  await writeFile(path.join(cluster.dataDir, relative), Buffer.alloc(SIZE, 0x5a));
-  const db = new pg.Client({ connectionString: cluster.databaseUrl });
-  await db.connect();
-  try {
-    await db.query(
-      `insert into audio_files (id, title, filename, storage_path, size, duration, mime_type, is_public, created_at, updated_at)
-       values ($1, 'Long book', 'book.mp3', $2, $3, $4, 'audio/mpeg', false, now(), now())`,
-      [id, relative, SIZE, DURATION],
-    );
-  } finally {
-    await db.end();
-  }
-  return id;
-}
-
-/** A new user granted the file, signed in, with a stream session open: its URL and proof cookie. */
-async function listener(client: ClusterClient): Promise<{ userId: string; url: string; cookie: string }> {
-  const account = await createAccount(proxy, admin);
-  const grant = await proxy.rest('POST', '/admin/file-access', { userId: account.id, fileId }, admin);
-  expect(grant.status).toBe(201);
-  const session = await client.signIn(account.email, USER_PASSWORD);
-  const opened = await client.rest<{ data: { streamUrl: string } }>(
-    'POST',
-    `/drm/session/${fileId}`,
-    undefined,
-    session,
-  );
-  expect(opened.status).toBe(200);
-  const setCookie = opened.headers['set-cookie'] ?? [];
-  const cookie = setCookie.find((c) => c.startsWith('stream_proof='))?.split(';')[0];
-  if (!cookie) throw new Error(`no stream_proof cookie: ${JSON.stringify(setCookie)}`);
-  return { userId: account.id, url: opened.body.data.streamUrl, cookie };
-}
 
 /** Every other 1 MiB range, then the ones between: each one a jump, none carrying on from the last. */
 const JUMPING = Array.from({ length: Math.ceil(SIZE / RANGE) }, (_, k) => k)
@@ -110,7 +62,7 @@ async function ripSuspected(userId: string, timeoutMs: number) {
  * log with its own address, its further ranges paced), asked of `client`'s path to the file.
  */
 async function expectCaughtAsOnOneServer(client: ClusterClient, replicas: number): Promise<number> {
-  const ripper = await listener(client);
+  const ripper = await openListener(client, admin, fileId);
   const pulled = await pullInRanges(client, ripper.url, ripper.cookie);
   const seen = {
     ranges: pulled.ranges.length,
