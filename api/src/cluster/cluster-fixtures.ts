@@ -6,6 +6,7 @@ import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { storageDirs } from '../features/files/storage-paths.js';
 import { ClusterClient, type Session } from './cluster-client.js';
+import { UPSTREAM_HEADER } from './nginx.js';
 
 export const USER_PASSWORD = 'cluster-user-password';
 
@@ -139,19 +140,26 @@ export function killReplica(upstream: string): void {
   process.kill(pid, 'SIGKILL');
 }
 
-/** Waits until every replica answers its /healthz again (one killed is being started again). */
+/**
+ * Waits until nginx sends requests to every replica again (one killed is being started again): it
+ * skips a replica that refused a connection for its fail_timeout (10 s), and the files after this
+ * one count on round-robin over both.
+ */
 export async function waitForAllReplicas(timeoutMs = 90_000): Promise<void> {
+  const { proxyUrl, replicaUrls } = inject('cluster');
+  const hosts = new Set(replicaUrls.map((url) => new URL(url).host));
   const deadline = Date.now() + timeoutMs;
-  for (const url of inject('cluster').replicaUrls) {
-    for (;;) {
-      const healthy = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) }).then(
-        (res) => res.ok,
-        () => false,
-      );
-      if (healthy) break;
-      if (Date.now() > deadline) throw new Error(`${url} did not answer /healthz within ${timeoutMs / 1000} s`);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+  // Two answers in a row, one from each replica: round-robin over both.
+  let last: string | null = null;
+  for (;;) {
+    const upstream = await fetch(`${proxyUrl}/healthz`, { signal: AbortSignal.timeout(5000) }).then(
+      (res) => (res.ok ? res.headers.get(UPSTREAM_HEADER) : null),
+      () => null,
+    );
+    if (upstream && last && hosts.has(upstream) && hosts.has(last) && upstream !== last) return;
+    last = upstream;
+    if (Date.now() > deadline) throw new Error(`nginx did not use both replicas again within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
   fileId = await createSizedAudioFile(SIZE, DURATION);
 });
 afterAll(async () => {
-  // The killed replica is started again by the global setup: the files after this one get two.
+  // The killed replica is started again by the global setup: the files after this one get both.
   await waitForAllReplicas();
   proxy.close();
 });
