@@ -30,20 +30,43 @@ END=6000
 title=The Road
 `;
 
-/** A six-second book made by the project's ffmpeg with tags, a PNG cover and two chapters. */
+const ffmpeg = (args: string[]) =>
+  run(ffmpegPath({ ffmpegPath: process.env.FFMPEG_PATH }), [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-y',
+    ...args,
+  ]);
+const coverPath = path.join(dir, 'cover.png');
+
+/** A noisy 600 x 600 PNG: large enough (about 1 MB) that the library makes it a thumbnail. */
+function makeCover(): Promise<unknown> {
+  return ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=gray:s=600x600',
+    '-vf',
+    'noise=alls=100:allf=t',
+    '-frames:v',
+    '1',
+    coverPath,
+  ]);
+}
+
+/** A six-second book made by the project's ffmpeg with tags, the PNG cover and two chapters. */
 async function taggedBook(extension: 'mp3' | 'm4b'): Promise<string> {
-  const cover = path.join(dir, 'cover.png');
   const chapters = path.join(dir, 'chapters.txt');
-  writeFileSync(cover, TINY_PNG);
   writeFileSync(chapters, FFMETADATA);
   const out = path.join(dir, `book.${extension}`);
   const codec = extension === 'mp3' ? ['-c:a', 'libmp3lame', '-id3v2_version', '3'] : ['-c:a', 'aac', '-f', 'ipod'];
-  await run(ffmpegPath({ ffmpegPath: process.env.FFMPEG_PATH }), [
-    ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'],
+  await ffmpeg([
     ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=6'],
-    ...['-i', chapters, '-i', cover],
+    ...['-i', chapters, '-i', coverPath],
     ...['-map', '0:a', '-map', '2:v', '-map_metadata', '1', '-map_chapters', '1'],
-    ...['-c:v', 'png', '-disposition:v', 'attached_pic'],
+    ...['-c:v', 'copy', '-disposition:v', 'attached_pic'],
     ...codec,
     ...['-metadata', 'title=The Long Road', '-metadata', 'artist=Ada Writer', '-metadata', 'album=The Long Road'],
     ...['-metadata', 'genre=Fiction', '-metadata', 'date=2021', '-metadata', 'comment=A walk told slowly.'],
@@ -59,6 +82,7 @@ let mp3: string;
 let m4b: string;
 let plain: string;
 beforeAll(async () => {
+  await makeCover();
   [mp3, m4b, plain] = await Promise.all([
     taggedBook('mp3'),
     taggedBook('m4b'),
@@ -128,7 +152,7 @@ describe('uploads take the file’s metadata', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toMatchObject({ title: 'The Long Road', description: 'A walk told slowly.' });
     const cover = await t.app.orm.em.fork().findOneOrFail(Cover, { file: res.body.data.id as string });
-    expect(readFileSync(path.join(t.config.dataDir, cover.path!)).equals(TINY_PNG)).toBe(true);
+    expect(readFileSync(path.join(t.config.dataDir, cover.path!)).equals(readFileSync(coverPath))).toBe(true);
     expect(cover.thumbnailPath).toBeTruthy();
     expect(await storedChapters(res.body.data.id as string)).toMatchObject(expectedChapters);
   });

@@ -53,6 +53,8 @@ export const noEmbeddedMetadata: EmbeddedMetadata = {
 /** Tag ids that name a narrator or a series outright, by container (ID3v2, MP4/iTunes, Vorbis/APE). */
 const narratorTags = ['TXXX:NARRATOR', '©nrt', '----:com.apple.iTunes:NARRATOR', 'NARRATOR', 'Narrator'];
 const seriesTags = ['TXXX:SERIES', '----:com.apple.iTunes:SERIES', 'SERIES', 'Series'];
+/** ffmpeg writes a `comment` as a TXXX frame, not COMM; other taggers name it description. */
+const descriptionTags = ['TXXX:comment', 'TXXX:COMMENT', 'TXXX:DESCRIPTION', 'TXXX:description'];
 const seriesPartTags = ['TXXX:SERIES-PART', '----:com.apple.iTunes:SERIES-PART', 'SERIES-PART', 'SERIESPART'];
 
 function text(value: string | null | undefined, max: number): string | null {
@@ -79,7 +81,7 @@ function nativeValues(native: IAudioMetadata['native'], ids: readonly string[]):
       }
     }
   }
-  return texts(found);
+  return texts(found, 5000);
 }
 
 function coverOf(metadata: IAudioMetadata): ReceivedCover | null {
@@ -137,7 +139,10 @@ export async function readEmbeddedMetadata(filePath: string): Promise<EmbeddedMe
     publisher: text(common.publisher?.[0] ?? common.label?.[0], 200),
     genres: texts(common.genre),
     language: text(common.language, 50),
-    description: text(common.description?.[0] ?? common.longDescription ?? comment?.[0], 5000),
+    description: text(
+      common.description?.[0] ?? common.longDescription ?? comment?.[0] ?? nativeValues(native, descriptionTags)[0],
+      5000,
+    ),
     cover: coverOf(metadata),
     chapters: chaptersOf(metadata),
   };
