@@ -41,8 +41,9 @@ function titleFromName(fileName: string): string {
  * Turns staged bytes into an AudioFile: validates the form, probes the content, reads its tags,
  * moves the bytes under DATA_DIR/audio and commits the file, its cover, its chapters, the audit
  * entry (and the upload session) together. What the administrator typed or sent wins over the
- * file's tags, embedded cover and chapters; a tag the file lacks leaves the field as before. If anything fails the bytes are moved back to the staged path, so the
- * caller decides whether to keep them (a retry) or remove them.
+ * file's own title, description and cover; a tag the file lacks adds nothing. If anything fails
+ * the bytes are moved back to the staged path, so the caller decides whether to keep them (a
+ * retry) or remove them.
  */
 export async function registerAudioFile(
   ctx: Ctx,
