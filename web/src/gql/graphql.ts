@@ -665,7 +665,7 @@ export type FinalizeUploadInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   /** True makes the file visible to every signed-in user. */
   isPublic?: InputMaybe<Scalars['Boolean']['input']>;
-  /** Blank: the file name without its extension. */
+  /** Blank: the title tag of the file, else the file name without its extension. */
   title?: InputMaybe<Scalars['String']['input']>;
 };
 

@@ -49,6 +49,17 @@ function runFfmpeg(
   });
 }
 
+/**
+ * Cover art, as ffmpeg reports it: marked "attached pic", or (by builds that do not print the
+ * mark) a still image codec with no frame rate, which no real video stream has.
+ */
+function isCoverArt(streamLine: string): boolean {
+  return (
+    streamLine.includes('attached pic') ||
+    (/Video: (mjpeg|png|bmp|gif|webp|tiff)\b/.test(streamLine) && !/ fps\b/.test(streamLine))
+  );
+}
+
 function clockToSeconds(h: string, m: string, s: string): number {
   return Number(h) * 3600 + Number(m) * 60 + Number(s);
 }
@@ -72,7 +83,7 @@ export async function probeAudio(config: Pick<AppConfig, 'ffmpegPath'>, filePath
   const format = formatName ? formats[formatName] : undefined;
   const audio = /Stream #0:\d+(?:\(\w+\))?: Audio: (\w+)/.exec(stderr);
   // A real video stream (not cover art) means this is a video, not an audio file.
-  const hasVideo = /Stream #0:\d+(?:\(\w+\))?: Video: .*$/m.exec(stderr)?.[0].includes('attached pic') === false;
+  const hasVideo = [...stderr.matchAll(/Stream #0:\d+(?:\(\w+\))?: Video: .*$/gm)].some(([line]) => !isCoverArt(line));
   const decoded = [...stderr.matchAll(/time=(\d+):(\d+):([\d.]+)/g)].at(-1);
   const decodedSeconds = decoded ? clockToSeconds(decoded[1], decoded[2], decoded[3]) : 0;
   if (code !== 0 || !formatName || !format || !audio || hasVideo || decodedSeconds <= 0) {

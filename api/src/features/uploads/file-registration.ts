@@ -5,10 +5,13 @@ import type { Caller, Ctx } from '../../context.js';
 import { parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { recheckAdmin } from '../auth/authenticate.js';
+import { publishChapterEvent } from '../chapters/chapter-events.js';
+import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { setCover, type CoverWrite, type ReceivedCover } from '../files/cover-storage.js';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
 import { probeAudio } from '../media/probe.js';
+import { chaptersFitting, readEmbeddedMetadata } from './embedded-metadata.js';
 import { fileDetailsSchema, type FileDetails } from './uploads.schemas.js';
 import { UploadStatus, type UploadSession } from './upload-session.entity.js';
 import { User } from '../users/user.entity.js';
@@ -35,10 +38,12 @@ function titleFromName(fileName: string): string {
 }
 
 /**
- * Turns staged bytes into an AudioFile: validates the form, probes the content, moves the bytes
- * under DATA_DIR/audio and commits the file, its cover, the audit entry (and the upload
- * session) together. If anything fails the bytes are moved back to the staged path, so the
- * caller decides whether to keep them (a retry) or remove them.
+ * Turns staged bytes into an AudioFile: validates the form, probes the content, reads its tags,
+ * moves the bytes under DATA_DIR/audio and commits the file, its cover, its chapters, the audit
+ * entry (and the upload session) together. What the administrator typed or sent wins over the
+ * file's own title, description and cover; a tag the file lacks adds nothing. If anything fails
+ * the bytes are moved back to the staged path, so the caller decides whether to keep them (a
+ * retry) or remove them.
  */
 export async function registerAudioFile(
   ctx: Ctx,
@@ -48,6 +53,8 @@ export async function registerAudioFile(
 ): Promise<AudioFile> {
   const details = parseInput(fileDetailsSchema, input.details);
   const probe = await probeAudio(ctx.deps.config, staged.path);
+  const embedded = await readEmbeddedMetadata(staged.path);
+  const cover = input.cover ?? embedded.cover;
   const { dataDir } = ctx.deps.config;
 
   const id = randomUUID();
@@ -61,8 +68,8 @@ export async function registerAudioFile(
   try {
     const file = em.create(AudioFile, {
       id,
-      title: details.title || titleFromName(staged.originalName),
-      description: details.description || null,
+      title: details.title || embedded.title || titleFromName(staged.originalName),
+      description: details.description || embedded.description || null,
       filename: path.basename(staged.originalName).slice(0, 255) || `${id}.${probe.extension}`,
       storagePath,
       size: staged.size,
@@ -71,7 +78,11 @@ export async function registerAudioFile(
       isPublic: details.isPublic,
       uploadedBy: em.getReference(User, caller.user.id),
     });
-    if (input.cover) coverWrite = await setCover(em, dataDir, file, input.cover, details.coverStorageType);
+    if (cover) coverWrite = await setCover(em, dataDir, file, cover, details.coverStorageType);
+    // Pending like chapters an administrator adds: they play once finalized to HLS.
+    const chapters = chaptersFitting(embedded.chapters, probe.duration).map((chapter, order) =>
+      em.create(Chapter, { file, ...chapter, order, status: ChapterStatus.pending }),
+    );
     if (input.session) em.assign(input.session, { file, status: UploadStatus.completed });
     recordAudit(
       ctx,
@@ -91,6 +102,7 @@ export async function registerAudioFile(
     await recheckAdmin(em.fork(), caller);
     await em.flush();
     await coverWrite?.commit();
+    if (chapters.length) publishChapterEvent(ctx.deps.pubSub, id, null, ChapterStatus.pending);
     return file;
   } catch (err) {
     await coverWrite?.rollback();

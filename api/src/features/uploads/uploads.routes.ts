@@ -71,7 +71,7 @@ export const uploadsRoutes = routes([
     path: '/files',
     tag: 'uploads',
     summary: 'Upload an audio file in one request',
-    description: `Checked by content (ffmpeg probe), not by the declared type; at most ${MAX_FILE_SIZE} bytes. An empty title becomes the file name without its extension.`,
+    description: `Checked by content (ffmpeg probe), not by the declared type; at most ${MAX_FILE_SIZE} bytes. An empty title becomes the title tag of the file, else the file name without its extension; an empty description or cover, the file's own; its embedded chapters are added (pending).`,
     caller: 'admin',
     body: {
       required: true,
@@ -210,7 +210,7 @@ export const uploadsRoutes = routes([
     tag: 'uploads',
     summary: 'Assemble the chunks and create the file',
     description:
-      'Verifies the SHA-256 given to init and probes the content. JSON, or multipart/form-data to send a cover too.',
+      "Verifies the SHA-256 given to init and probes the content. JSON, or multipart/form-data to send a cover too. Empty fields and a missing cover are taken from the file's tags, as on POST /files.",
     caller: 'admin',
     params: uploadId,
     body: { required: false, json: fileDetailsSchema, multipart: detailsForm },

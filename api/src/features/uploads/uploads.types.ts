@@ -113,7 +113,10 @@ export class InitUploadInput {
     'The file details given when a chunked upload is completed. Covers go through POST /api/v1/audio/upload/finalize/{uploadId}.',
 })
 export class FinalizeUploadInput {
-  @Field(() => String, { nullable: true, description: 'Blank: the file name without its extension.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Blank: the title tag of the file, else the file name without its extension.',
+  })
   title?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Free text about the file.' })
