@@ -14,7 +14,7 @@ import type { RateLimitStore } from './rate-limits.js';
 export interface SharedServices {
   config: AppConfig;
   logger: Logger;
-  /** The event bus as it was made (before any feature wraps it: access). */
+  /** The event bus as it was made (before any feature wraps it: playback, to empty its caches). */
   pubSub: AppPubSub;
   /** The client events are published with, for state every replica shares; null without Redis. */
   redis: Redis | null;

@@ -1,10 +1,10 @@
-import { defineFeature } from '../../feature.js';
+import { defineFeature, type SharedServices } from '../../feature.js';
 import { startConfiguredBackups } from './backup-schedule.js';
 import { backupSettingsFrom } from './backup-settings.js';
 import { BackupResolver, DashboardBackupResolver } from './backup.resolver.js';
 import { backupRoutes } from './backup.routes.js';
 
-const backupDeps = ({ config }: { config: { env: NodeJS.ProcessEnv } }) => ({
+const backupDeps = ({ config }: SharedServices) => ({
   /** Scheduled backups (BACKUP_DIR, BACKUP_TIME, BACKUP_KEEP). */
   backupSettings: backupSettingsFrom(config.env),
 });
