@@ -96,7 +96,9 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
     () => apollo.stop(),
     () => closeServer(server),
     () => events.close(),
-    async () => void (await Promise.all(background.map((work) => work.stop()))),
+    async () => {
+      await Promise.all(background.map((work) => work.stop()));
+    },
     () => database.close(),
   ]);
 }
