@@ -42,8 +42,10 @@ describe('an administrator downloading a backup', () => {
     // The archive checks against its own manifest: every row and file, whole.
     const staged = await stageArchive(Readable.fromWeb(res.body!), path.join(work, 'staged'));
     expect(staged.header.tables.map((table) => table.name)).toContain('audio_files');
-    const entries = await t.app.orm.em.fork().find(AuditEntry, { action: 'backup.completed' });
-    expect(entries.map((e) => e.details)).toEqual([expect.objectContaining({ download: true })]);
+    // Recorded once the archive has gone out whole, so just after the download ends.
+    const downloads = async () =>
+      (await t.app.orm.em.fork().find(AuditEntry, { action: 'backup.completed' })).map((e) => e.details?.download);
+    await expect.poll(downloads, { timeout: 5000 }).toEqual([true]);
   });
 
   it('refuses a link to anyone but an administrator on a device', async () => {
