@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { openBenchDatabase } from './lib/database.mjs';
 import { dist } from './lib/paths.mjs';
 
-const { createApp } = await import(dist('app.js'));
+const { createApp } = await import(dist('compose/app.js'));
 const { loadConfig } = await import(dist('config.js'));
 const { createLogger } = await import(dist('logger.js'));
 const { AudioFile } = await import(dist('features/files/audio-file.entity.js'));
