@@ -44,7 +44,8 @@ export function sessionRefusal(
   return user.isLocked ? 'locked' : null;
 }
 
-const stateOf = (session: DeviceSession): SessionState => ({
+/** What the session rule reads of a device session row. */
+export const sessionStateOf = (session: DeviceSession): SessionState => ({
   isActive: session.isActive,
   userId: session.user.id,
   startedAt: session.createdAt,
@@ -120,7 +121,7 @@ export async function callerOf<T extends object>(
   const claims = await verifyAccessToken(config.secret, token);
   const found = await findSessionWithUser(em, claims.sessionId, claims.userId, companion);
   const { session } = found;
-  const refusal = session ? sessionRefusal(stateOf(session), session.user, claims.sessionStart) : 'ended';
+  const refusal = session ? sessionRefusal(sessionStateOf(session), session.user, claims.sessionStart) : 'ended';
   if (!session || refusal) {
     const message = refusal === 'locked' ? 'Account is locked' : 'Session expired or ended. Please log in again.';
     throw new AppError('UNAUTHENTICATED', message);
@@ -143,7 +144,8 @@ export async function recheckCaller(em: EntityManager, caller: Caller): Promise<
 
 async function recheckSessionCaller(em: EntityManager, caller: SessionCaller): Promise<SessionCaller | null> {
   const { session } = await findSessionWithUser(em, caller.session.id, caller.user.id);
-  if (!session || sessionRefusal(stateOf(session), session.user, caller.session.createdAt.getTime())) return null;
+  if (!session || sessionRefusal(sessionStateOf(session), session.user, caller.session.createdAt.getTime()))
+    return null;
   return { user: session.user, session, apiKey: null };
 }
 

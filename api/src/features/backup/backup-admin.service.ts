@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { signParts, verifyParts } from '../../signing.js';
 import { uuidPattern } from '../../validation.js';
-import { sessionRefusal } from '../auth/authenticate.js';
+import { sessionRefusal, sessionStateOf } from '../auth/authenticate.js';
 import { DeviceSession } from '../auth/device-session.entity.js';
 import { isLiveExpiry, queryInteger, queryString } from '../../http/url-signing.js';
 import { latestBackupStatus, recordBackupEvent, type BackupStatus } from './backup-audit.js';
@@ -87,13 +87,8 @@ export async function backupLinkCaller(ctx: Ctx, query: Record<string, unknown>)
     verifyParts(ctx.deps.config.secret, LINK_PURPOSE, [sid, st, exp], sig);
   const session =
     genuine && uuidPattern.test(sid) ? await ctx.em.findOne(DeviceSession, sid, { populate: ['user'] }) : null;
-  if (!session || sessionOf(session, st) !== null || !isAdmin(session.user)) {
+  if (!session || sessionRefusal(sessionStateOf(session), session.user, st) !== null || !isAdmin(session.user)) {
     throw new AppError('FORBIDDEN', LINK_REFUSED);
   }
   return { ...ctx, caller: { user: session.user, session, apiKey: null } };
-}
-
-function sessionOf(session: DeviceSession, start: number | null) {
-  const state = { isActive: session.isActive, userId: session.user.id, startedAt: session.createdAt };
-  return sessionRefusal(state, session.user, start);
 }

@@ -1,18 +1,12 @@
 import { z } from 'zod';
 import { ApiKeyScope } from '../../api-key-scopes.js';
-import { component, dataBody, idParam, timestamp } from '../../http/contract.js';
+import { component, dataBody, timestamp } from '../../http/contract.js';
 import { sendData } from '../../http/respond.js';
 import { routes } from '../../http/route.js';
+import { sessionSignedQuery } from '../../http/url-signing.js';
 import { backupFileName, backupLink, backupLinkCaller, backupStatus, streamBackup } from './backup-admin.service.js';
 
-/** `?sid&st&exp&sig` of a download link, as backupLink writes it; clients use it as given. */
-const linkQuery = z.object({
-  sid: idParam('The device session the link was issued to.'),
-  st: z.int().meta({ description: 'When that session began (ms since the epoch).' }),
-  exp: z.int().meta({ description: 'Expiry (ms since the epoch), a minute after issue.' }),
-  sig: z.string().meta({ description: 'The server signature of the above.' }),
-});
-
+const linkQuery = sessionSignedQuery('Expiry (ms since the epoch), a minute after issue.');
 const backupRun = z
   .object({
     at: timestamp,

@@ -14,7 +14,7 @@ import {
 } from './chapter-playback.js';
 import { presenterOf } from './stream.routes.js';
 import { chapterStreamUrlSchema } from './stream.schemas.js';
-import { queryInteger, queryString } from '../../http/url-signing.js';
+import { queryInteger, queryString, sessionSignedQuery } from '../../http/url-signing.js';
 
 function grantFrom(query: Record<string, unknown>): PlaybackGrant {
   return {
@@ -37,13 +37,7 @@ function neverStore(exchange: ByteExchange): void {
 const chapterId = z.object({ chapterId: idParam('The chapter id.') });
 const oneChapter = z.object({ id: idParam('The file id.'), chapterId: idParam('The chapter id.') });
 
-/** `?sid&st&exp&sig` of a chapter playlist or key URL, as chapterStreamUrl writes it; clients use it as given. */
-const grantQuery = z.object({
-  sid: idParam('The device session the URL was issued to.'),
-  st: z.int().meta({ description: 'When that session began (ms since the epoch).' }),
-  exp: z.int().meta({ description: 'Expiry (ms since the epoch).' }),
-  sig: z.string().meta({ description: 'The server signature of the above.' }),
-});
+const grantQuery = sessionSignedQuery();
 const noStore: Record<string, HeaderDoc> = {
   'Cache-Control': { description: 'no-store: signed per session, never cached.', schema: z.string() },
 };
