@@ -8,14 +8,13 @@
 // <file>` writes the figures. Knobs: BENCH_LIBRARY_SIZES (default 10,10000,100000),
 // BENCH_LIBRARY_RUNS (default 50), BENCH_DATABASE_URL or DATABASE_URL (a temporary database on that
 // server; default the embedded PGlite, as `npm start`).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Kind, parse, print, visit } from 'graphql';
 import { openBenchDatabase } from './lib/database.mjs';
-import { gql } from './lib/graphql-ops.mjs';
-import { dist, repoRoot } from './lib/paths.mjs';
+import { LIBRARY_FIRST_PAGE, clientBody, clientRequest, webOperation } from './lib/graphql-ops.mjs';
+import { dist } from './lib/paths.mjs';
 import { captureSql } from './lib/sql-capture.mjs';
 
 const { createApp } = await import(dist('compose/app.js'));
@@ -37,18 +36,7 @@ const GRANTS = 7;
 const PUBLIC_FILES = 3;
 const OTHER_USERS = 50;
 /** LibraryPage's first page (web/src/features/library/pages/LibraryPage.tsx). */
-const FIRST_PAGE = { search: null, sort: 'RECENTLY_ADDED', offset: 0, limit: 24 };
-
-/** The AudioFiles operation and the fragments it spreads, as codegen's AudioFilesDocument holds them. */
-function audioFilesDocument() {
-  const file = path.join(repoRoot, 'web/src/features/library/library.graphql');
-  const { definitions } = parse(readFileSync(file, 'utf8'));
-  const operation = definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === 'AudioFiles');
-  const spread = new Set();
-  visit(operation, { FragmentSpread: (node) => void spread.add(node.name.value) });
-  const fragments = definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION && spread.has(d.name.value));
-  return [operation, ...fragments].map(print).join('\n\n');
-}
+const FIRST_PAGE = LIBRARY_FIRST_PAGE;
 
 // The statements the library sent for its first page before this change: every file filtered by
 // `is_public or id in (grants)` (visibleFilesCondition, the default order, search absent).
@@ -162,8 +150,9 @@ try {
      from generate_series(1, ?::int) i`,
     [OTHER_USERS],
   );
-  const document = audioFilesDocument();
-  const operation = { name: 'library', query: document, variables: FIRST_PAGE, who: reader };
+  // The web client's own AudioFiles operation (its typed document), sent as its Apollo client does.
+  const audioFiles = webOperation('AudioFiles');
+  const operation = { name: 'library', body: clientBody(audioFiles, FIRST_PAGE), who: reader };
   let files = 0;
   let newStatements = null;
   for (const size of SIZES) {
@@ -186,7 +175,7 @@ try {
     // As the app sends them: page and count at once (one after the other on the embedded database).
     const both = (statements) => Promise.all(statements.map((s) => sql(s.sql, s.params)));
     const request = async () => {
-      const { status, body } = await gql(app.url, document, FIRST_PAGE, reader);
+      const { status, body } = await clientRequest(app.url, audioFiles, FIRST_PAGE, reader);
       if (status !== 200 || body.errors) throw new Error(`AudioFiles: ${status} ${JSON.stringify(body.errors)}`);
       return body.data.audioFiles;
     };

@@ -1,14 +1,14 @@
-// The GraphQL requests the stages send. webOperation() reads the web app's own documents
-// (web/src/**/*.graphql) at run time and clientRequest() sends them as its Apollo client does, so
-// the GraphQL and mixed stages cannot drift from the client. The login and live-events stages still
-// send the text below, their own: the web app signs in over a plain fetch, not Apollo.
-import { readdirSync, readFileSync } from 'node:fs';
+// The GraphQL requests the stages send: the web app's own operations, taken from the typed
+// documents codegen writes for it (web/src/gql/graphql.ts, which web/src imports; Node 24 loads the
+// TypeScript file as it is), sent as the web app sends them. webOperation() prints a document as
+// its Apollo client does (GraphQL, mixed, live-events stages); plainOperation() as its plain-fetch
+// requestGraphql does (signing in, before Apollo loads). No stage sends a query text of its own.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { addTypenameToDocument, print } from '@apollo/client/utilities';
-import { Kind, parse, visit } from 'graphql';
 import { repoRoot } from './paths.mjs';
 
-const WEB_SOURCES = path.join(repoRoot, 'web/src');
 const apolloVersion = JSON.parse(
   readFileSync(path.join(repoRoot, 'node_modules/@apollo/client/package.json'), 'utf8'),
 ).version;
@@ -17,46 +17,28 @@ export const CLIENT_EXTENSIONS = { clientLibrary: { name: '@apollo/client', vers
 /** Apollo Client's HttpLink accept header. */
 export const CLIENT_ACCEPT = 'application/graphql-response+json,application/json;q=0.9';
 
-let definitions = null;
-/** Every operation and fragment of the web app's .graphql files (under web/src), by name; read once. */
-function webDefinitions() {
-  if (definitions) return definitions;
-  definitions = { operations: new Map(), fragments: new Map() };
-  for (const entry of readdirSync(WEB_SOURCES, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.graphql')) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    for (const def of parse(readFileSync(file, 'utf8')).definitions) {
-      if (def.kind === Kind.OPERATION_DEFINITION) definitions.operations.set(def.name.value, def);
-      if (def.kind === Kind.FRAGMENT_DEFINITION) definitions.fragments.set(def.name.value, def);
-    }
-  }
-  return definitions;
+/** web/src/gql/graphql.ts: every operation's typed document (`<Name>Document`), its fragments included. */
+const typedDocuments = await import(pathToFileURL(path.join(repoRoot, 'web/src/gql/graphql.ts')).href);
+
+/** The typed document of operation `name`, as web/src imports it. */
+export function webDocument(name) {
+  const document = typedDocuments[`${name}Document`];
+  if (!document) throw new Error(`no ${name}Document in web/src/gql/graphql.ts (run npm run codegen)`);
+  return document;
 }
 
 /**
- * The operation `name` of the web app's .graphql files as its Apollo client prints it: the
- * operation, then every fragment it spreads (directly or through other fragments), __typename
- * added to each selection set by Apollo's own transform. Returns { operationName, query }.
+ * The operation `name` as the web app's Apollo client sends it: its typed document with
+ * __typename added to each selection set by Apollo's own transform, printed. Returns
+ * { operationName, query }.
  */
 export function webOperation(name) {
-  const { operations, fragments } = webDefinitions();
-  const operation = operations.get(name);
-  if (!operation) throw new Error(`no operation ${name} in web/src/**/*.graphql`);
-  const used = [];
-  const collect = (node) =>
-    visit(node, {
-      FragmentSpread(spread) {
-        const fragmentName = spread.name.value;
-        if (used.some((f) => f.name.value === fragmentName)) return;
-        const fragment = fragments.get(fragmentName);
-        if (!fragment) throw new Error(`${name} spreads ${fragmentName}, defined in no web/src .graphql file`);
-        used.push(fragment);
-        collect(fragment);
-      },
-    });
-  collect(operation);
-  const document = addTypenameToDocument({ kind: Kind.DOCUMENT, definitions: [operation, ...used] });
-  return { operationName: name, query: print(document) };
+  return { operationName: name, query: print(addTypenameToDocument(webDocument(name))) };
+}
+
+/** The operation `name` as requestGraphql (web/src/app/graphql-request.ts) sends it: printed as it is. */
+export function plainOperation(name) {
+  return print(webDocument(name));
 }
 
 /**
@@ -74,16 +56,6 @@ export function clientBody(operation, variables) {
     query: operation.query,
   });
 }
-
-export const LOGIN_MUTATION = `mutation Login($input: LoginInput!) {
-  login(input: $input) { success message requiresDeviceApproval token user { id } deviceSession { id } }
-}`;
-
-export const TERMINATE_MUTATION = `mutation AdminTerminateSession($userId: ID!, $sessionId: ID!) {
-  terminateUserSession(userId: $userId, sessionId: $sessionId)
-}`;
-
-export const SECURITY_EVENTS_SUBSCRIPTION = 'subscription { securityEvents { type message fileId } }';
 
 /** Headers of a signed-in request from `who` ({ token, deviceId }). */
 export function authHeaders(who) {

@@ -4,12 +4,15 @@
 import { performance } from 'node:perf_hooks';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { SECURITY_EVENTS_SUBSCRIPTION, TERMINATE_MUTATION, gql } from './graphql-ops.mjs';
+import { clientBody, clientHeaders, postGraphql, webOperation } from './graphql-ops.mjs';
 import { eachLimited, percentile, round } from './load.mjs';
 
 const CONNECT_PARALLEL = 50;
 const TERMINATE_PARALLEL = 4;
 const ARRIVAL_LIMIT_MS = 30_000;
+/** The web app's own operations: the subscription useSecurityEvents holds, and the sessions table's terminate. */
+const SECURITY_EVENTS = webOperation('SecurityEvents');
+const TERMINATE = webOperation('AdminTerminateSession');
 
 function connectGraphqlWs(url, who, onEvent) {
   return new Promise((resolve, reject) => {
@@ -25,7 +28,7 @@ function connectGraphqlWs(url, who, onEvent) {
     client.on('connected', () => {
       clearTimeout(timer);
       client.subscribe(
-        { query: SECURITY_EVENTS_SUBSCRIPTION },
+        { ...SECURITY_EVENTS, variables: {} },
         { next: ({ data }) => data && onEvent(data.securityEvents.type), error: () => {}, complete: () => {} },
       );
       resolve(client);
@@ -111,11 +114,10 @@ export function loadEvents(server, subscribers, admin, limits) {
     limits,
     connect: (who, _i, onEvent) => connectGraphqlWs(server.url, who, onEvent),
     trigger: async (who) => {
-      const { status, body } = await gql(
+      const { status, body } = await postGraphql(
         server.url,
-        TERMINATE_MUTATION,
-        { userId: who.userId, sessionId: who.sessionId },
-        admin,
+        clientBody(TERMINATE, { userId: who.userId, sessionId: who.sessionId }),
+        clientHeaders(admin),
       );
       return status === 200 && body.data?.terminateUserSession === true;
     },
