@@ -23,6 +23,12 @@ import { freezeMedia } from './media-references.js';
 export interface BackupSource {
   em: EntityManager;
   dataDir: string;
+  /**
+   * Runs inside the snapshot's transaction, right after it read which files the rows reference
+   * and before it links them: the seam the snapshot-consistency test uses to commit a delete in
+   * that window. Nothing else sets it.
+   */
+  insideSnapshot?: () => Promise<void>;
 }
 
 export interface BackupSummary {
@@ -48,7 +54,7 @@ export async function writeBackup(source: BackupSource, out: Writable): Promise<
   const stagingDir = resolveStoredPath(source.dataDir, path.join(storageDirs.tmp, `backup-${randomUUID()}`));
   const archive = new ArchiveWriter(out);
   try {
-    const snapshot = await takeSnapshot(source.em, source.dataDir, stagingDir);
+    const snapshot = await takeSnapshot(source.em, source.dataDir, stagingDir, source.insideSnapshot);
     const parts = stagingParts(stagingDir);
     const media = [...snapshot.media];
     // The signing secret, when DATA_DIR keeps one (SECRET unset): restored, sign-ins survive.

@@ -52,7 +52,12 @@ export const stagingParts = (stagingDir: string) => ({
  * only, never to the archive's reader (which may be a slow download), and the archive is written
  * after it, from the staged copies and links.
  */
-export async function takeSnapshot(em: EntityManager, dataDir: string, stagingDir: string): Promise<Snapshot> {
+export async function takeSnapshot(
+  em: EntityManager,
+  dataDir: string,
+  stagingDir: string,
+  afterReferences?: () => Promise<void>,
+): Promise<Snapshot> {
   const parts = stagingParts(stagingDir);
   return withPoolClient(em, async (client) => {
     for (let attempt = 1; ; attempt++) {
@@ -62,6 +67,7 @@ export async function takeSnapshot(em: EntityManager, dataDir: string, stagingDi
         const migration = await migrationLevel(client);
         if (!migration) throw new Error('The database has no migrations applied: there is nothing to back up');
         const references = await mediaReferences(client);
+        await afterReferences?.();
         const missing = await freezeMedia(dataDir, references, parts.files);
         if (missing.length > 0 && attempt < SNAPSHOT_ATTEMPTS) return null;
         const tables = await appTables(client);

@@ -3,28 +3,12 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tar from 'tar-stream';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { addCover, createAudioFile } from '../../test/library-fixtures.js';
 import { CoverStorage } from '../files/cover.entity.js';
 import { backupToFile } from './backup.service.js';
-
-/** Runs once, inside the next snapshot, right after it read which files its rows reference. */
-const hooks = vi.hoisted(() => ({ insideSnapshot: null as null | (() => Promise<void>) }));
-vi.mock('./media-references.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('./media-references.js')>();
-  return {
-    ...real,
-    mediaReferences: async (...args: Parameters<typeof real.mediaReferences>) => {
-      const references = await real.mediaReferences(...args);
-      const hook = hooks.insideSnapshot;
-      hooks.insideSnapshot = null;
-      await hook?.();
-      return references;
-    },
-  };
-});
 
 const work = mkdtempSync(path.join(tmpdir(), 'pal-backup-consistency-'));
 let t: TestApp;
@@ -63,13 +47,17 @@ describe('the snapshot and the media agree', () => {
     async () => {
       const [kept, deleted] = [await createAudioFile(t, { title: 'Kept' }), await createAudioFile(t)];
       await addCover(t, deleted.id, CoverStorage.file);
-      hooks.insideSnapshot = async () => {
+      let deletes = 0;
+      /** Inside the snapshot, after it read which files its rows reference; the first time only. */
+      const insideSnapshot = async () => {
+        if (deletes++ > 0) return;
         // The administrator's delete commits on another connection and removes the files.
         expect((await t.rest('DELETE', `/admin/files/${deleted.id}`, undefined, admin)).status).toBe(200);
       };
       const file = path.join(work, 'race.tar');
-      const summary = await backupToFile({ em: t.app.orm.em, dataDir: t.config.dataDir }, file);
-      expect(hooks.insideSnapshot).toBeNull();
+      const summary = await backupToFile({ em: t.app.orm.em, dataDir: t.config.dataDir, insideSnapshot }, file);
+      // Taken again: the first snapshot's files were gone when it linked them.
+      expect(deletes).toBe(2);
       expect(summary.missingMedia).toEqual([]);
       const { names, tables } = await archived(file);
       expect(tables['db/audio_files.copy']).toContain(kept.id);
