@@ -5,7 +5,8 @@ import { migrationNames } from './migrations/names.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // An empty database the app migrates as it starts, not the tier's migrated template.
+  t = await startTestApp({ emptyDatabase: true });
 });
 afterAll(async () => {
   await t?.close();

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createApp, type App } from '../compose/app.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { createTestDatabase } from './database.js';
+import { createTestDatabase, migratedTemplate } from './database.js';
 
 export interface CallOptions {
   token?: string | null;
@@ -56,6 +56,11 @@ export interface StartOptions {
   /** Reuse a database (for two instances sharing one); default: a new clean one. */
   databaseUrl?: string;
   dataDir?: string;
+  /**
+   * Start on an empty database, which the app migrates itself; default: a copy of the run's
+   * migrated template on PostgreSQL (the same migrations, applied once), empty on embedded.
+   */
+  emptyDatabase?: boolean;
 }
 
 /** REST calls to /api/v1 of an app at `url` (JSON bodies encoded, answers decoded when JSON). */
@@ -85,7 +90,9 @@ export function restCaller(url: string): TestApp['rest'] {
 export async function startTestApp(
   options: StartOptions = {},
 ): Promise<TestApp & { databaseUrl?: string; dataDir: string }> {
-  const db = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
+  const db = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : await createTestDatabase(undefined, { template: options.emptyDatabase ? null : migratedTemplate() });
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'pal-test-'));
   const config = loadConfig({
     PORT: '0',
