@@ -1,7 +1,4 @@
-import { createApp } from './compose/app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { ensureFirstAdmin, generatedPasswordNotice } from './features/users/bootstrap-admin.js';
-import { createLogger } from './logger.js';
 
 let config;
 try {
@@ -10,6 +7,13 @@ try {
   process.stderr.write(`Cannot start: ${err instanceof ConfigError ? err.message : String(err)}\n`);
   process.exit(1);
 }
+// The app's modules load once the environment is known good: a refusal answers at once, not after
+// seconds of loading every feature (GraphQL, the ORM, the entities).
+const [{ createApp }, { ensureFirstAdmin, generatedPasswordNotice }, { createLogger }] = await Promise.all([
+  import('./compose/app.js'),
+  import('./features/users/bootstrap-admin.js'),
+  import('./logger.js'),
+]);
 const logger = createLogger(config.logLevel);
 let generatedPassword: string | null = null;
 /** Once the administrator exists its generated password must be seen, whether the start succeeds or not. */
