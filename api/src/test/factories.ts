@@ -1,24 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../features/auth/auth.service.js';
+import { hashCost } from '../features/auth/password-hash.js';
 import { User, UserRole } from '../features/users/user.entity.js';
 import { newDeviceId, type TestApp } from './harness.js';
 
 export const TEST_PASSWORD = 'correct-horse-battery';
-let cachedHash: Promise<string> | null = null;
+/** TEST_PASSWORD's hash, made once per cost (files sharing a worker may run at different costs). */
+const cachedHashes = new Map<string, Promise<string>>();
 
 /** Creates a user straight in the database (password TEST_PASSWORD). */
 export async function createUser(
   t: TestApp,
   overrides: Partial<Pick<User, 'name' | 'email' | 'role' | 'isLocked'>> = {},
 ): Promise<User> {
-  cachedHash ??= hashPassword(TEST_PASSWORD);
+  const cost = JSON.stringify(hashCost());
+  if (!cachedHashes.has(cost)) cachedHashes.set(cost, hashPassword(TEST_PASSWORD));
   const em = t.app.orm.em.fork();
   const user = em.create(User, {
     name: overrides.name ?? 'Test User',
     email: overrides.email ?? `user-${randomUUID()}@example.com`,
     role: overrides.role ?? UserRole.user,
     isLocked: overrides.isLocked ?? false,
-    passwordHash: await cachedHash,
+    passwordHash: await cachedHashes.get(cost)!,
   });
   await em.persist(user).flush();
   return user;

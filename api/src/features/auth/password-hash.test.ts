@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn, TEST_PASSWORD } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { User } from '../users/user.entity.js';
-import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
+import { hashPassword, needsRehash, useTestHashCost, verifyPassword } from './password-hash.js';
 
 let t: TestApp;
 beforeAll(async () => {
+  // The cost the server runs with, not the test tier's lowered one (test/setup.ts).
+  useTestHashCost(null);
   t = await startTestApp();
 });
 afterAll(() => t?.close());
