@@ -1,13 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A database with every committed migration applied, made once per run (global-setup.ts). */
-    migratedTemplate: string | null;
-  }
-}
 
 export interface TestDatabaseOptions {
   /** Copy this database (CREATE DATABASE … TEMPLATE) instead of starting empty. */
@@ -44,17 +36,4 @@ export async function dropDatabase(serverUrl: string, name: string): Promise<voi
   await client.connect();
   await client.query(`drop database if exists "${name}" with (force)`);
   await client.end();
-}
-
-/**
- * The migrated template of this run, when the API tier's global setup made one (on PostgreSQL):
- * a copy of it is a database the app finds current, so it skips the migrations (about a second
- * of every app a test starts). Null on the embedded database, which copies its own template.
- */
-export function migratedTemplate(): string | null {
-  try {
-    return inject('migratedTemplate') ?? null;
-  } catch {
-    return null; // not inside a test run that provides it (the cluster tier's global setup)
-  }
 }

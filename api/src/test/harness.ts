@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { createApp, type App } from '../compose/app.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { createTestDatabase, migratedTemplate } from './database.js';
+import { inject } from 'vitest';
+import { createTestDatabase } from './database.js';
 
 export interface CallOptions {
   token?: string | null;
@@ -131,6 +132,26 @@ export async function startTestApp(
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A database with every committed migration applied, made once per run (global-setup.ts). */
+    migratedTemplate: string | null;
+  }
+}
+
+/**
+ * The migrated template of this run, when the API tier's global setup made one (on PostgreSQL):
+ * a copy of it is a database the app finds current, so it skips the migrations (about a second
+ * of every app a test starts). Null on the embedded database, which copies its own template.
+ */
+export function migratedTemplate(): string | null {
+  try {
+    return inject('migratedTemplate') ?? null;
+  } catch {
+    return null; // outside a vitest worker
+  }
 }
 
 export function newDeviceId(): string {
