@@ -55,6 +55,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse a database (for two instances sharing one); default: a new clean one. */
   databaseUrl?: string;
+  /** The embedded database under DATA_DIR even when DATABASE_URL names a server (tests run on both). */
+  embedded?: boolean;
   dataDir?: string;
 }
 
@@ -85,7 +87,9 @@ export function restCaller(url: string): TestApp['rest'] {
 export async function startTestApp(
   options: StartOptions = {},
 ): Promise<TestApp & { databaseUrl?: string; dataDir: string }> {
-  const db = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
+  const db = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : await createTestDatabase(options.embedded ? undefined : process.env.DATABASE_URL);
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'pal-test-'));
   const config = loadConfig({
     PORT: '0',
