@@ -134,6 +134,20 @@ try {
   const session = await rest(two.url, 'POST', `/drm/session/${file.id}`, { headers });
   const streamPath = session.data.streamUrl;
 
+  // Round-robin reaches both replicas through the second nginx, and only A through the first.
+  const upstreams = async (proxy) => {
+    const seen = new Set();
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`${proxy.url}${streamPath}`, { headers: { ...headers, range: 'bytes=0-65535' } });
+      await res.arrayBuffer();
+      if (res.status !== 206) throw new Error(`a range through nginx answered ${res.status}`);
+      seen.add(res.headers.get('x-upstream'));
+    }
+    return seen.size;
+  };
+  const [viaOne, viaTwo] = [await upstreams(one), await upstreams(two)];
+  if (viaOne !== 1 || viaTwo !== 2) throw new Error(`upstreams answering: ${viaOne} and ${viaTwo}, not 1 and 2`);
+
   const sides = { one: { url: `${one.url}${streamPath}` }, two: { url: `${two.url}${streamPath}` } };
   const runs = { one: [], two: [] };
   const target = (side) => ({ url: sides[side].url, headers, size, span: RANGE_SPAN, connections: CONNECTIONS });
@@ -184,7 +198,7 @@ try {
     },
   );
   notes.push(
-    `Replicas of the built server (\`node api/dist/main.js\`) sharing one DATA_DIR, a temporary database on ${db.label} and Redis at ${redisUrl}, behind nginx (one worker process) running deploy/nginx.conf (its upstream keep-alive pool, unbuffered /api/v1/drm/); one nginx lists replica A alone, the other A and B (round-robin). Both nginx and both replicas run throughout; only the upstream differs.`,
+    `Replicas of the built server (\`node api/dist/main.js\`) sharing one DATA_DIR, a temporary database on ${db.label} and Redis at ${redisUrl}, behind nginx (one worker process) running deploy/nginx.conf (its upstream keep-alive pool, unbuffered /api/v1/drm/); one nginx lists replica A alone, the other A and B (round-robin). Both nginx and both replicas run throughout; only the upstream differs (checked before the load: four ranges through each, answered by one replica and by both).`,
     `wrk, one thread, ${CONNECTIONS} keep-alive connections, random ${RANGE_SPAN / 1024} KiB ranges of a ${(size / 1e6).toFixed(1)} MB MP3 from one stream session (bearer token and device id on every request, the full access check on each); ${ROUNDS} rounds of ${LOAD_SECONDS} s per side in alternating order after a warm-up, means reported.`,
     `The machine has ${availableParallelism()} cores for wrk, nginx and the replicas together: a second replica adds no CPU here, so the figure shows what balancing over two costs (or gains from two event loops), not scaling on separate machines.`,
     `Load average at start / end: ${loadAtStart} / ${load()}.`,

@@ -53,6 +53,8 @@ http {
   fastcgi_temp_path ${prefix}/fastcgi;
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
+  # Which replica answered, as the cluster tier's nginx says it: the bench checks both serve.
+  add_header X-Upstream $upstream_addr always;
   include ${prefix}/deploy-nginx.conf;
 }
 `,
