@@ -108,44 +108,49 @@ describe.each(databaseKinds)('a backup taken on %s while the library is in use',
     t = undefined;
   });
 
-  it.each(databaseKinds)('restores into %s every row and media file as they were, and serves them', async (_, into) => {
-    const database = await createTestDatabaseOf(into);
-    const dataDir = path.join(work, `restored-${source.slug}-${into.slug}`);
-    let restored: TestApp | undefined;
-    try {
-      const result = await restoreBackup(createReadStream(archive), { dataDir, databaseUrl: database.url });
-      expect(new Date(result.createdAt).getTime()).toBeGreaterThan(Date.now() - 600_000);
+  // Seconds with the build's template (the tests' setup); without a build an embedded restore runs initdb.
+  it.each(databaseKinds)(
+    'restores into %s every row and media file as they were, and serves them',
+    async (_, into) => {
+      const database = await createTestDatabaseOf(into);
+      const dataDir = path.join(work, `restored-${source.slug}-${into.slug}`);
+      let restored: TestApp | undefined;
+      try {
+        const result = await restoreBackup(createReadStream(archive), { dataDir, databaseUrl: database.url });
+        expect(new Date(result.createdAt).getTime()).toBeGreaterThan(Date.now() - 600_000);
 
-      restored = await startTestApp({
-        dataDir,
-        embedded: into.embedded,
-        ...(database.url ? { databaseUrl: database.url } : {}),
-      });
-      const after = { rows: await allRows(restored.app.orm), media: mediaHashes(dataDir) };
-      const inProgress = (row: string) => (JSON.parse(row) as { id: string }).id === uploadId;
-      expect(after.rows).toEqual({
-        ...before.rows,
-        upload_sessions: before.rows.upload_sessions.filter((r) => !inProgress(r)),
-      });
-      expect(after.media).toEqual(before.media);
-      expect(Object.keys(after.media).some((p) => p.startsWith('chapters/'))).toBe(true);
-      expect(readdirSync(dataDir).filter((name) => name.startsWith('.restore-') || name === 'uploads')).toEqual([]);
+        restored = await startTestApp({
+          dataDir,
+          embedded: into.embedded,
+          ...(database.url ? { databaseUrl: database.url } : {}),
+        });
+        const after = { rows: await allRows(restored.app.orm), media: mediaHashes(dataDir) };
+        const inProgress = (row: string) => (JSON.parse(row) as { id: string }).id === uploadId;
+        expect(after.rows).toEqual({
+          ...before.rows,
+          upload_sessions: before.rows.upload_sessions.filter((r) => !inProgress(r)),
+        });
+        expect(after.media).toEqual(before.media);
+        expect(Object.keys(after.media).some((p) => p.startsWith('chapters/'))).toBe(true);
+        expect(readdirSync(dataDir).filter((name) => name.startsWith('.restore-') || name === 'uploads')).toEqual([]);
 
-      // The listener's device session and token were restored with the rest: no new sign-in needed.
-      const library = await restored.rest<{ data: { title: string }[] }>('GET', '/files', undefined, listenerSession);
-      expect(library.status).toBe(200);
-      expect(library.body.data.map((f) => f.title)).toContain('Streamed tone');
-      // The audit log's next id comes after every restored one: its sequence came back too.
-      const [next] = await restored.app.orm.em
-        .getConnection()
-        .execute<{ id: string }[]>(`select nextval(pg_get_serial_sequence('audit_log', 'id'))::text as id`);
-      const restoredIds = before.rows.audit_log.map((r) => (JSON.parse(r) as { id: number }).id);
-      expect(restoredIds.length).toBeGreaterThan(0);
-      expect(Number(next.id)).toBeGreaterThan(Math.max(...restoredIds));
-    } finally {
-      await restored?.close();
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+        // The listener's device session and token were restored with the rest: no new sign-in needed.
+        const library = await restored.rest<{ data: { title: string }[] }>('GET', '/files', undefined, listenerSession);
+        expect(library.status).toBe(200);
+        expect(library.body.data.map((f) => f.title)).toContain('Streamed tone');
+        // The audit log's next id comes after every restored one: its sequence came back too.
+        const [next] = await restored.app.orm.em
+          .getConnection()
+          .execute<{ id: string }[]>(`select nextval(pg_get_serial_sequence('audit_log', 'id'))::text as id`);
+        const restoredIds = before.rows.audit_log.map((r) => (JSON.parse(r) as { id: number }).id);
+        expect(restoredIds.length).toBeGreaterThan(0);
+        expect(Number(next.id)).toBeGreaterThan(Math.max(...restoredIds));
+      } finally {
+        await restored?.close();
+        await database.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
 });

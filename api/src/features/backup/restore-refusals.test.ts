@@ -16,6 +16,8 @@ import { MANIFEST_ENTRY, type Manifest } from './backup-format.js';
 import { backupToFile } from './backup.service.js';
 import { restoreBackup } from './restore.service.js';
 
+/** Seconds with the build's template (the tests' setup); without a build, an embedded restore runs initdb. */
+const RESTORE_TIMEOUT = 180_000;
 const work = mkdtempSync(path.join(tmpdir(), 'pal-restore-refusals-'));
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -144,13 +146,17 @@ describe.each(databaseKinds)('restore refusals on %s: nothing changes', (_, kind
     );
   });
 
-  it('leaves the target as it was when loading the rows fails, even past the checks', async () => {
-    // A row the manifest vouches for that the database refuses: the restore gets as far as loading.
-    const broken = await repack(archive, (name, bytes) =>
-      name === 'db/audit_log.copy' ? Buffer.concat([bytes, Buffer.from('not\ta\trow\n')]) : bytes,
-    );
-    await expectRefused(broken, /does not have its columns/);
-  });
+  it(
+    'leaves the target as it was when loading the rows fails, even past the checks',
+    async () => {
+      // A row the manifest vouches for that the database refuses: the restore gets as far as loading.
+      const broken = await repack(archive, (name, bytes) =>
+        name === 'db/audit_log.copy' ? Buffer.concat([bytes, Buffer.from('not\ta\trow\n')]) : bytes,
+      );
+      await expectRefused(broken, /does not have its columns/);
+    },
+    RESTORE_TIMEOUT,
+  );
 
   it('refuses a DATA_DIR that holds anything', async () => {
     mkdirSync(path.join(target.dataDir, 'audio'));
@@ -161,11 +167,15 @@ describe.each(databaseKinds)('restore refusals on %s: nothing changes', (_, kind
     }
   });
 
-  it('restores the same archive once the target is as it was', async () => {
-    await restoreBackup(createReadStream(archive), target);
-    expect(Object.keys(folderState(path.join(target.dataDir, 'covers')))).toHaveLength(1);
-    // The app ran with SECRET set, so the archive has no secret file: the generated one stays.
-    expect(readFileSync(path.join(target.dataDir, 'secret.key'), 'utf8')).toBe('generated before the restore');
-    await expect(restoreBackup(createReadStream(archive), target)).rejects.toThrow(/not empty/);
-  });
+  it(
+    'restores the same archive once the target is as it was',
+    async () => {
+      await restoreBackup(createReadStream(archive), target);
+      expect(Object.keys(folderState(path.join(target.dataDir, 'covers')))).toHaveLength(1);
+      // The app ran with SECRET set, so the archive has no secret file: the generated one stays.
+      expect(readFileSync(path.join(target.dataDir, 'secret.key'), 'utf8')).toBe('generated before the restore');
+      await expect(restoreBackup(createReadStream(archive), target)).rejects.toThrow(/not empty/);
+    },
+    RESTORE_TIMEOUT,
+  );
 });
