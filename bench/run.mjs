@@ -12,6 +12,8 @@
 // and exits 0. A script that writes no file still runs; its printed output goes into the report.
 // `--skip-others` leaves these scripts out (for working on this runner); `--only <stages>` runs only
 // the stages named (comma-separated, see STAGES), no other scripts, and writes bench/out/REPORT.md.
+// `--merge <scripts>` runs only the scripts named (e.g. bench:backup,bench:cluster) and merges their
+// sections into bench/REPORT.md (bench/lib/merge-report.mjs), leaving the rest of it as it was.
 //
 // Stages of this runner, all on loopback, bounded in count and time, the API as a child process:
 //   start-up and idle memory (empty DATA_DIR, then a restart) -> seed + SQL capture (in-process
@@ -19,7 +21,16 @@
 //   WebSockets, plain range reads -> fresh API: mixed load -> fresh API: Lighthouse on /login, /
 //   and /player/{id} -> the other benchmark scripts -> REPORT.md.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -127,6 +138,37 @@ for (const b of builds) {
     console.error(`${b.name} does not build; fix that first (or pass --no-build to use what is built).`);
     process.exit(1);
   }
+}
+
+// `--merge bench:a,bench:b`: only those scripts, their sections merged into bench/REPORT.md.
+const mergeAt = argv.indexOf('--merge');
+if (mergeAt >= 0) {
+  const names = (argv[mergeAt + 1] ?? '').split(',').filter(Boolean);
+  const known = childBenches();
+  const chosen = known.filter((b) => names.includes(b.name));
+  if (names.length === 0 || chosen.length !== names.length) {
+    console.error(`--merge takes script names separated by commas, of: ${known.map((b) => b.name).join(', ')}`);
+    process.exit(2);
+  }
+  const { mergeIntoReport } = await import('./lib/merge-report.mjs');
+  const outDir = path.join(repoRoot, 'bench/out');
+  mkdirSync(outDir, { recursive: true });
+  const merged = [];
+  for (const bench of chosen) {
+    const loadStart = loadAvg();
+    log(`other benchmark: npm run ${bench.name} (limit ${MAX_CHILD_MS / 1000} s)`);
+    const section = await runChildBench(bench, outDir, log, MAX_CHILD_MS);
+    merged.push(section);
+    const reportFile = path.join(repoRoot, 'bench/REPORT.md');
+    const command = `npm run bench -- --merge ${bench.name}`;
+    const text = readFileSync(reportFile, 'utf8');
+    writeFileSync(
+      reportFile,
+      mergeIntoReport(text, [section], { ranAt: new Date(), loadStart, loadEnd: loadAvg(), command }),
+    );
+    log(`merged "${section.title}" into bench/REPORT.md${section.error ? ` (failed: ${section.error})` : ''}`);
+  }
+  process.exit(merged.some((s) => s.error) ? 1 : 0);
 }
 
 // Loaded after the build: these import api/dist.

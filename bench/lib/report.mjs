@@ -28,7 +28,7 @@ function figureTable(figures) {
   ].join('\n');
 }
 
-function sectionMarkdown(section) {
+export function sectionMarkdown(section) {
   const parts = [`## ${section.title}`, ''];
   if (section.error) parts.push(`**This stage failed:** ${section.error}`, '');
   if (section.baselineLabel) parts.push(`Baseline: ${section.baselineLabel}.`, '');
@@ -40,7 +40,7 @@ function sectionMarkdown(section) {
 }
 
 /** The aims in one list: what was met and what falls short, across all sections. */
-function headline(sections) {
+export function headline(sections) {
   const lines = [];
   for (const s of sections) {
     if (s.error) {

@@ -7,9 +7,13 @@ import { fileURLToPath } from 'node:url';
  * A cluster made once at build time (make-embedded-template.ts) with every migration applied. A
  * first start copies it instead of running initdb, which costs most of a first start's time and
  * grows the database's WASM heap to about 900 MiB on the way. Absent when running from the sources
- * (tests), where a first start makes its cluster as before.
+ * (tests), where a first start makes its cluster as before unless `EMBEDDED_TEMPLATE_DIR` names
+ * another (the API tests' setup names the build's when it holds the sources' migrations).
  */
 export const templateDir = fileURLToPath(new URL('./pgdata-template', import.meta.url));
+
+/** The template a first start copies: `EMBEDDED_TEMPLATE_DIR`, else the one beside this module. */
+export const activeTemplateDir = (): string => process.env.EMBEDDED_TEMPLATE_DIR || templateDir;
 
 export const hasCluster = (dir: string): boolean => existsSync(path.join(dir, 'PG_VERSION'));
 
@@ -34,7 +38,7 @@ async function copyTree(from: string, to: string): Promise<void> {
  * cut off halfway leaves no half cluster behind. Answers false when there is no template. The copy
  * (about 40 MB in a thousand files) runs off the main thread, which builds the schema meanwhile.
  */
-export async function copyTemplate(dataDir: string, from = templateDir): Promise<boolean> {
+export async function copyTemplate(dataDir: string, from = activeTemplateDir()): Promise<boolean> {
   if (!hasCluster(from)) return false;
   const partial = `${dataDir}.partial`;
   await rm(partial, { recursive: true, force: true });

@@ -1,9 +1,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startEmbeddedDatabase } from './embedded.js';
 import { templateDir } from './embedded-template.js';
-import { migrationsList } from './migrations/index.js';
+import { templateStamp } from './embedded-template-stamp.js';
 import { migrate, openOrm } from './orm.js';
 
 /**
@@ -11,11 +9,7 @@ import { migrate, openOrm } from './orm.js';
  * (embedded-template.ts) with every migration applied. It is remade only when the migrations or
  * the PGlite version change, so a build with neither changed costs nothing here.
  */
-const pglitePackage = path.join(fileURLToPath(import.meta.resolve('@electric-sql/pglite')), '../../package.json');
-const stamp = JSON.stringify({
-  pglite: (JSON.parse(readFileSync(pglitePackage, 'utf8')) as { version: string }).version,
-  migrations: migrationsList.map((m) => m.name),
-});
+const stamp = templateStamp();
 const stampFile = `${templateDir}.json`;
 
 if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
@@ -25,7 +19,7 @@ if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
   for (const old of [stampFile, templateDir, building, `${building}-socket`])
     rmSync(old, { recursive: true, force: true });
   const started = Date.now();
-  const db = await startEmbeddedDatabase(building);
+  const db = await startEmbeddedDatabase(building, { template: false });
   try {
     const orm = await openOrm({ embedded: db.connection, entities: [] });
     await migrate(orm);

@@ -37,3 +37,27 @@ export async function dropDatabase(serverUrl: string, name: string): Promise<voi
   await client.query(`drop database if exists "${name}" with (force)`);
   await client.end();
 }
+
+export interface DatabaseKind {
+  name: string;
+  /** For file and folder names. */
+  slug: 'embedded' | 'postgresql';
+  /** The embedded database under DATA_DIR; else a new database on the server DATABASE_URL names. */
+  embedded: boolean;
+}
+
+/**
+ * The kinds of database a test that must hold on both runs on, as `[name, kind]` for
+ * `describe.each` / `it.each` with `%s`: the embedded one always, and the server DATABASE_URL names
+ * when it is set (CI).
+ */
+export const databaseKinds: (readonly [string, DatabaseKind])[] = [
+  { name: 'the embedded database', slug: 'embedded' as const, embedded: true },
+  ...(process.env.DATABASE_URL ? [{ name: 'PostgreSQL', slug: 'postgresql' as const, embedded: false }] : []),
+].map((kind) => [kind.name, kind] as const);
+
+/** A clean database of `kind` (see createTestDatabase). */
+export const createTestDatabaseOf = (kind: DatabaseKind) =>
+  kind.embedded
+    ? Promise.resolve({ url: undefined, drop: async () => {} })
+    : createTestDatabase(process.env.DATABASE_URL);

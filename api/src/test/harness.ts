@@ -56,6 +56,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse a database (for two instances sharing one); default: a new clean one. */
   databaseUrl?: string;
+  /** The embedded database under DATA_DIR even when DATABASE_URL names a server (tests run on both). */
+  embedded?: boolean;
   dataDir?: string;
   /**
    * Start on an empty database, which the app migrates itself; default: a copy of the run's
@@ -93,7 +95,9 @@ export async function startTestApp(
 ): Promise<TestApp & { databaseUrl?: string; dataDir: string }> {
   const db = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => {} }
-    : await createTestDatabase(undefined, { template: options.emptyDatabase ? null : migratedTemplate() });
+    : options.embedded
+      ? { url: undefined, drop: async () => {} }
+      : await createTestDatabase(undefined, { template: options.emptyDatabase ? null : migratedTemplate() });
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'pal-test-'));
   const config = loadConfig({
     PORT: '0',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRows, mediaHashes } from '../../test/backup-fixtures.js';
-import { createTestDatabase } from '../../test/database.js';
+import { createTestDatabaseOf, databaseKinds } from '../../test/database.js';
 import { newKey } from '../../test/api-keys.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
@@ -21,15 +21,8 @@ import { backupToFile } from './backup.service.js';
 import { restoreBackup } from './restore.service.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'pal-backup-test-'));
-const archive = path.join(work, 'library.tar');
-let t: TestApp | undefined;
-let restored: TestApp | undefined;
-let dropRestoredDatabase: () => Promise<void> = async () => {};
 
 afterAll(async () => {
-  await t?.close();
-  await restored?.close();
-  await dropRestoredDatabase();
   await removeTones();
   rmSync(work, { recursive: true, force: true });
 });
@@ -72,13 +65,20 @@ async function fillLibrary(app: TestApp) {
   return { admin, tone, listenerSession };
 }
 
-describe('a backup taken while the library is in use, restored into an empty place', () => {
+// On each kind of database, and each backup restored into each kind: the archive's format is the same.
+describe.each(databaseKinds)('a backup taken on %s while the library is in use', (_, source) => {
+  const archive = path.join(work, `${source.slug}.tar`);
   let before: { rows: Record<string, string[]>; media: Record<string, string> };
   let uploadId: string;
   let listenerSession: Session;
+  let t: TestApp | undefined;
+
+  afterAll(async () => {
+    await t?.close();
+  });
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ embedded: source.embedded });
     const filled = await fillLibrary(t);
     const { admin, tone } = filled;
     listenerSession = filled.listenerSession;
@@ -108,37 +108,49 @@ describe('a backup taken while the library is in use, restored into an empty pla
     t = undefined;
   });
 
-  it('restores every row and every media file as they were, without the upload in progress', async () => {
-    const database = await createTestDatabase();
-    dropRestoredDatabase = database.drop;
-    const dataDir = path.join(work, 'restored-data');
-    const result = await restoreBackup(createReadStream(archive), { dataDir, databaseUrl: database.url });
-    expect(new Date(result.createdAt).getTime()).toBeGreaterThan(Date.now() - 600_000);
+  // Seconds with the build's template (the tests' setup); without a build an embedded restore runs initdb.
+  it.each(databaseKinds)(
+    'restores into %s every row and media file as they were, and serves them',
+    async (_, into) => {
+      const database = await createTestDatabaseOf(into);
+      const dataDir = path.join(work, `restored-${source.slug}-${into.slug}`);
+      let restored: TestApp | undefined;
+      try {
+        const result = await restoreBackup(createReadStream(archive), { dataDir, databaseUrl: database.url });
+        expect(new Date(result.createdAt).getTime()).toBeGreaterThan(Date.now() - 600_000);
 
-    restored = await startTestApp({ dataDir, ...(database.url ? { databaseUrl: database.url } : {}) });
-    const after = { rows: await allRows(restored.app.orm), media: mediaHashes(dataDir) };
-    const inProgress = (row: string) => (JSON.parse(row) as { id: string }).id === uploadId;
-    expect(after.rows).toEqual({
-      ...before.rows,
-      upload_sessions: before.rows.upload_sessions.filter((r) => !inProgress(r)),
-    });
-    expect(after.media).toEqual(before.media);
-    expect(Object.keys(after.media).some((p) => p.startsWith('chapters/'))).toBe(true);
-    expect(readdirSync(dataDir).filter((name) => name.startsWith('.restore-') || name === 'uploads')).toEqual([]);
-  }, 180_000); // the embedded database makes a new cluster: no build template under the sources
+        restored = await startTestApp({
+          dataDir,
+          embedded: into.embedded,
+          ...(database.url ? { databaseUrl: database.url } : {}),
+        });
+        const after = { rows: await allRows(restored.app.orm), media: mediaHashes(dataDir) };
+        const inProgress = (row: string) => (JSON.parse(row) as { id: string }).id === uploadId;
+        expect(after.rows).toEqual({
+          ...before.rows,
+          upload_sessions: before.rows.upload_sessions.filter((r) => !inProgress(r)),
+        });
+        expect(after.media).toEqual(before.media);
+        expect(Object.keys(after.media).some((p) => p.startsWith('chapters/'))).toBe(true);
+        expect(readdirSync(dataDir).filter((name) => name.startsWith('.restore-') || name === 'uploads')).toEqual([]);
 
-  it('serves the restored library: sessions and the audit log carry on', async () => {
-    const app = restored!;
-    // The listener's device session and token were restored with the rest: no new sign-in needed.
-    const library = await app.rest<{ data: { title: string }[] }>('GET', '/files', undefined, listenerSession);
-    expect(library.status).toBe(200);
-    expect(library.body.data.map((f) => f.title)).toContain('Streamed tone');
-    // The audit log's next id comes after every restored one: its sequence came back too.
-    const [next] = await app.app.orm.em
-      .getConnection()
-      .execute<{ id: string }[]>(`select nextval(pg_get_serial_sequence('audit_log', 'id'))::text as id`);
-    const restoredIds = before.rows.audit_log.map((r) => (JSON.parse(r) as { id: number }).id);
-    expect(restoredIds.length).toBeGreaterThan(0);
-    expect(Number(next.id)).toBeGreaterThan(Math.max(...restoredIds));
-  });
+        // The listener's device session and token were restored with the rest: no new sign-in needed.
+        const library = await restored.rest<{ data: { title: string }[] }>('GET', '/files', undefined, listenerSession);
+        expect(library.status).toBe(200);
+        expect(library.body.data.map((f) => f.title)).toContain('Streamed tone');
+        // The audit log's next id comes after every restored one: its sequence came back too.
+        const [next] = await restored.app.orm.em
+          .getConnection()
+          .execute<{ id: string }[]>(`select nextval(pg_get_serial_sequence('audit_log', 'id'))::text as id`);
+        const restoredIds = before.rows.audit_log.map((r) => (JSON.parse(r) as { id: number }).id);
+        expect(restoredIds.length).toBeGreaterThan(0);
+        expect(Number(next.id)).toBeGreaterThan(Math.max(...restoredIds));
+      } finally {
+        await restored?.close();
+        await database.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
 });

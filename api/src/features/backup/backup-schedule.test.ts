@@ -16,7 +16,13 @@ import { DeviceSession } from '../auth/device-session.entity.js';
 import { User } from '../users/user.entity.js';
 import { backupStatus, streamBackup } from './backup-admin.service.js';
 import { latestBackupStatus } from './backup-audit.js';
-import { nextSlot, startBackupSchedule, type BackupClock, type BackupSchedule } from './backup-schedule.js';
+import {
+  nextSlot,
+  previousSlot,
+  startBackupSchedule,
+  type BackupClock,
+  type BackupSchedule,
+} from './backup-schedule.js';
 import { backupEnv, backupSettings } from './backup-settings.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'pal-backup-schedule-'));
@@ -42,13 +48,20 @@ function manualClock(start: Date) {
   return { clock, timers, set: (at: Date) => (now = at) };
 }
 
-function schedule(app: TestApp, dir: string, keep: number, clock = manualClock(new Date()).clock): BackupSchedule {
+function schedule(
+  app: TestApp,
+  dir: string,
+  keep: number,
+  clock = manualClock(new Date()).clock,
+  catchUp = false,
+): BackupSchedule {
   const started = startBackupSchedule({
     orm: app.app.orm,
     dataDir: app.config.dataDir,
     settings: { dir, keep, time: { hour: 3, minute: 30 } },
     logger,
     clock,
+    catchUp,
   });
   schedules.push(started);
   return started;
@@ -91,6 +104,8 @@ describe('scheduled backups', () => {
     expect(nextSlot(new Date('2026-11-27T01:00:00Z'), time)).toEqual(new Date('2026-11-27T03:30:00Z'));
     expect(nextSlot(new Date('2026-11-27T03:30:00Z'), time)).toEqual(new Date('2026-11-28T03:30:00Z'));
     expect(nextSlot(new Date('2026-12-31T23:59:00Z'), time)).toEqual(new Date('2027-01-01T03:30:00Z'));
+    expect(previousSlot(new Date('2026-11-27T03:30:00Z'), time)).toEqual(new Date('2026-11-27T03:30:00Z'));
+    expect(previousSlot(new Date('2027-01-01T01:00:00Z'), time)).toEqual(new Date('2026-12-31T03:30:00Z'));
   });
 
   it('run once across two instances, recorded with size and duration', async () => {
@@ -126,6 +141,26 @@ describe('scheduled backups', () => {
     await expect.poll(() => timers.length, { timeout: 20_000 }).toBe(2);
     expect(readdirSync(dir)).toEqual(['pal-backup-20260902T0330Z.tar']);
     expect(timers[1].at).toEqual(new Date('2026-09-03T03:30:00Z'));
+  });
+
+  it('catch up at start on a slot missed while down, once across two instances', async () => {
+    const dir = path.join(work, 'catch-up');
+    // Up again three days after the last success (the earlier tests' runs): the latest slot was missed.
+    const later = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000);
+    const [first, second] = [manualClock(later), manualClock(later)];
+    const starting = [schedule(t, dir, 3, first.clock, true), schedule(other ?? t, dir, 3, second.clock, true)];
+    const outcomes = await Promise.all(starting.map((s) => s.caughtUp));
+    expect(outcomes.sort()).toEqual(['completed', 'skipped']);
+    const missed = previousSlot(later, { hour: 3, minute: 30 });
+    expect(readdirSync(dir)).toEqual([`pal-backup-${missed.toISOString().replace(/[-:]/g, '').slice(0, 13)}Z.tar`]);
+    // Each then plans the next slot as usual.
+    await expect.poll(() => [first.timers.length, second.timers.length]).toEqual([1, 1]);
+    expect(first.timers[0].at).toEqual(nextSlot(later, { hour: 3, minute: 30 }));
+    // A start within a day of the last success runs nothing at once.
+    expect(await schedule(t, dir, 3, manualClock(new Date()).clock, true).caughtUp).toBe('current');
+    expect(readdirSync(dir)).toHaveLength(1);
+    // Without the option (the other tests), no catch-up.
+    expect(await schedule(t, dir, 3, manualClock(later).clock).caughtUp).toBeNull();
   });
 
   it('record a failure for the dashboard, cleared by the next success', async () => {

@@ -2,7 +2,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger.js';
-import { recordBackupEvent } from './backup-audit.js';
+import { latestBackupStatus, recordBackupEvent } from './backup-audit.js';
 import type { BackupSettings } from './backup-settings.js';
 import { backupToFile } from './backup.service.js';
 
@@ -44,11 +44,26 @@ export function nextSlot(after: Date, time: BackupSettings['time']): Date {
   return slot;
 }
 
+/** The latest daily `time` (UTC) at or before `at`: the slot a server that was down missed. */
+export function previousSlot(at: Date, time: BackupSettings['time']): Date {
+  const slot = nextSlot(at, time);
+  slot.setUTCDate(slot.getUTCDate() - 1);
+  return slot;
+}
+
 export type ScheduledRun = 'completed' | 'failed' | 'skipped';
+
+/** A day: a last success older than this at start means a slot was missed. */
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface BackupSchedule {
   /** Runs the backup of `slot` unless a replica has claimed it already. */
   runSlot(slot: Date): Promise<ScheduledRun>;
+  /**
+   * The check made at start (with `catchUp`): 'current' when the last success is less than a day
+   * old, else the outcome of the missed slot's run; null without `catchUp`.
+   */
+  caughtUp: Promise<ScheduledRun | 'current' | null>;
   /** Cancels the next run and waits for one under way. */
   stop(): Promise<void>;
 }
@@ -59,6 +74,8 @@ export interface BackupScheduleOptions {
   settings: BackupSettings & { dir: string };
   logger: Logger;
   clock?: BackupClock;
+  /** At start, run the latest slot if the last success is older than a day (the server was down). */
+  catchUp?: boolean;
 }
 
 /**
@@ -68,6 +85,10 @@ export interface BackupScheduleOptions {
  * replica whose clock runs late does not run the slot again. Each run ends in the audit log
  * (completed with size and duration, or failed with why); a success deletes the oldest
  * backups past `settings.keep`.
+ *
+ * With `catchUp`, a start first looks at the last success: older than a day (or none), the server
+ * was down at a slot, and it runs the latest slot now, claimed like any other so that replicas
+ * starting together run it once. The timer is planned after it.
  */
 export function startBackupSchedule(options: BackupScheduleOptions): BackupSchedule {
   const { orm, dataDir, settings, logger } = options;
@@ -148,9 +169,31 @@ export function startBackupSchedule(options: BackupScheduleOptions): BackupSched
     });
   }
 
-  plan();
+  async function catchUp(): Promise<ScheduledRun | 'current'> {
+    const now = clock.now();
+    const { lastSuccess } = await latestBackupStatus(orm.em.fork());
+    if (lastSuccess && now.getTime() - lastSuccess.at.getTime() < DAY_MS) return 'current';
+    const slot = previousSlot(now, settings.time);
+    logger.info('backup.catch_up', { slot: slot.toISOString(), lastSuccess: lastSuccess?.at.toISOString() ?? null });
+    return runSlot(slot);
+  }
+
+  let caughtUp: Promise<ScheduledRun | 'current' | null> = Promise.resolve(null);
+  if (options.catchUp) {
+    caughtUp = catchUp().catch((err: unknown) => {
+      logger.error('backup.schedule_failed', { error: String(err) });
+      return 'failed' as const;
+    });
+    running = caughtUp.finally(() => {
+      running = null;
+      plan();
+    });
+  } else {
+    plan();
+  }
   return {
     runSlot,
+    caughtUp,
     async stop() {
       stopped = true;
       timer?.cancel();
@@ -164,5 +207,5 @@ export function startConfiguredBackups(
   options: Omit<BackupScheduleOptions, 'settings'> & { settings: BackupSettings },
 ): BackupSchedule | null {
   const { dir } = options.settings;
-  return dir ? startBackupSchedule({ ...options, settings: { ...options.settings, dir } }) : null;
+  return dir ? startBackupSchedule({ catchUp: true, ...options, settings: { ...options.settings, dir } }) : null;
 }

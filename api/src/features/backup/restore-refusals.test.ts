@@ -7,46 +7,24 @@ import pg from 'pg';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { folderState } from '../../test/backup-fixtures.js';
-import { createTestDatabase } from '../../test/database.js';
+import { createTestDatabaseOf, databaseKinds } from '../../test/database.js';
 import { createAdminSession } from '../../test/factories.js';
-import { startTestApp, type TestApp } from '../../test/harness.js';
+import { startTestApp } from '../../test/harness.js';
 import { addCover, createAudioFile } from '../../test/library-fixtures.js';
 import { CoverStorage } from '../files/cover.entity.js';
 import { MANIFEST_ENTRY, type Manifest } from './backup-format.js';
 import { backupToFile } from './backup.service.js';
 import { restoreBackup } from './restore.service.js';
 
-/** A restore into the embedded database makes a new cluster (no build template under the sources). */
+/** Seconds with the build's template (the tests' setup); without a build, an embedded restore runs initdb. */
 const RESTORE_TIMEOUT = 180_000;
 const work = mkdtempSync(path.join(tmpdir(), 'pal-restore-refusals-'));
-const archive = path.join(work, 'library.tar');
-let t: TestApp | undefined;
-let target: { dataDir: string; databaseUrl?: string; drop(): Promise<void> };
 
-beforeAll(async () => {
-  t = await startTestApp();
-  await createAdminSession(t);
-  const file = await createAudioFile(t, { title: 'Kept' });
-  await addCover(t, file.id, CoverStorage.file);
-  await backupToFile({ em: t.app.orm.em, dataDir: t.config.dataDir }, archive);
-  await t.close();
-  t = undefined;
-  const database = await createTestDatabase();
-  // An empty target, but for the secret a first start may have generated: a refusal must leave it so.
-  const dataDir = path.join(work, 'target');
-  mkdirSync(dataDir);
-  writeFileSync(path.join(dataDir, 'secret.key'), 'generated before the restore');
-  target = { dataDir, databaseUrl: database.url, drop: database.drop };
-});
-
-afterAll(async () => {
-  await t?.close();
-  await target?.drop();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The archive's entries, each edited by `edit`, with the manifest made anew unless `keepManifest`. */
 async function repack(
+  archive: string,
   edit: (name: string, bytes: Buffer) => Buffer,
   options: { keepManifest?: boolean } = {},
 ): Promise<Buffer> {
@@ -81,45 +59,70 @@ async function repack(
   return Buffer.concat(out);
 }
 
-async function databaseTables(): Promise<string[]> {
-  if (!target.databaseUrl) return [];
-  const client = new pg.Client({ connectionString: target.databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ name: string }>(
-      `select relname as name from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'S')`,
-    );
-    return rows.map((r) => r.name).sort();
-  } finally {
-    await client.end();
+describe.each(databaseKinds)('restore refusals on %s: nothing changes', (_, kind) => {
+  const archive = path.join(work, `${kind.slug}.tar`);
+  let target: { dataDir: string; databaseUrl?: string; drop(): Promise<void> };
+
+  beforeAll(async () => {
+    const t = await startTestApp({ embedded: kind.embedded });
+    try {
+      await createAdminSession(t);
+      const file = await createAudioFile(t, { title: 'Kept' });
+      await addCover(t, file.id, CoverStorage.file);
+      await backupToFile({ em: t.app.orm.em, dataDir: t.config.dataDir }, archive);
+    } finally {
+      await t.close();
+    }
+    const database = await createTestDatabaseOf(kind);
+    // An empty target, but for the secret a first start may have generated: a refusal must leave it so.
+    const dataDir = path.join(work, `target-${kind.slug}`);
+    mkdirSync(dataDir);
+    writeFileSync(path.join(dataDir, 'secret.key'), 'generated before the restore');
+    target = { dataDir, databaseUrl: database.url, drop: database.drop };
+  });
+
+  afterAll(async () => {
+    await target?.drop();
+  });
+
+  async function databaseTables(): Promise<string[]> {
+    if (!target.databaseUrl) return [];
+    const client = new pg.Client({ connectionString: target.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string }>(
+        `select relname as name from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'S')`,
+      );
+      return rows.map((r) => r.name).sort();
+    } finally {
+      await client.end();
+    }
   }
-}
 
-/** Restores `bytes`, expecting a refusal that matches `message`, and the target exactly as it was. */
-async function expectRefused(bytes: Buffer, message: RegExp): Promise<void> {
-  const [files, tables] = [folderState(target.dataDir), await databaseTables()];
-  await expect(restoreBackup(Readable.from([bytes]), target)).rejects.toThrow(message);
-  expect(folderState(target.dataDir)).toEqual(files);
-  expect(await databaseTables()).toEqual(tables);
-}
+  /** Restores `bytes`, expecting a refusal that matches `message`, and the target exactly as it was. */
+  async function expectRefused(bytes: Buffer, message: RegExp): Promise<void> {
+    const [files, tables] = [folderState(target.dataDir), await databaseTables()];
+    await expect(restoreBackup(Readable.from([bytes]), target)).rejects.toThrow(message);
+    expect(folderState(target.dataDir)).toEqual(files);
+    expect(await databaseTables()).toEqual(tables);
+  }
 
-describe('restore refusals: nothing changes', () => {
   it('refuses an archive cut short', async () => {
     const whole = readFileSync(archive);
     await expectRefused(whole.subarray(0, Math.floor(whole.length / 2)), /cut short/);
     // Cut at an entry boundary, the manifest alone is gone.
-    const withoutManifest = await repack((_name, bytes) => bytes, { keepManifest: true });
+    const withoutManifest = await repack(archive, (_name, bytes) => bytes, { keepManifest: true });
     const end = withoutManifest.indexOf(Buffer.from(MANIFEST_ENTRY));
     await expectRefused(withoutManifest.subarray(0, end), /cut short/);
   });
 
   it('refuses an archive whose media or rows were altered', async () => {
     const flip = (bytes: Buffer) => Buffer.from(bytes.map((b, i) => (i === 0 ? b ^ 1 : b)));
-    const media = await repack((name, bytes) => (name.startsWith('files/covers/') ? flip(bytes) : bytes), {
+    const media = await repack(archive, (name, bytes) => (name.startsWith('files/covers/') ? flip(bytes) : bytes), {
       keepManifest: true,
     });
     await expectRefused(media, /files\/covers\/.* does not match its manifest/);
-    const rows = await repack((name, bytes) => (name === 'db/users.copy' ? flip(bytes) : bytes), {
+    const rows = await repack(archive, (name, bytes) => (name === 'db/users.copy' ? flip(bytes) : bytes), {
       keepManifest: true,
     });
     await expectRefused(rows, /db\/users\.copy does not match its manifest/);
@@ -127,7 +130,7 @@ describe('restore refusals: nothing changes', () => {
 
   it('refuses an archive of a newer format, or of a newer schema', async () => {
     const header = (edit: (h: Record<string, unknown>) => void) =>
-      repack((name, bytes) => {
+      repack(archive, (name, bytes) => {
         if (name !== 'backup.json') return bytes;
         const parsed = JSON.parse(bytes.toString()) as Record<string, unknown>;
         edit(parsed);
@@ -147,7 +150,7 @@ describe('restore refusals: nothing changes', () => {
     'leaves the target as it was when loading the rows fails, even past the checks',
     async () => {
       // A row the manifest vouches for that the database refuses: the restore gets as far as loading.
-      const broken = await repack((name, bytes) =>
+      const broken = await repack(archive, (name, bytes) =>
         name === 'db/audit_log.copy' ? Buffer.concat([bytes, Buffer.from('not\ta\trow\n')]) : bytes,
       );
       await expectRefused(broken, /does not have its columns/);
