@@ -722,6 +722,8 @@ export type ListeningProgress = {
   fileId: Scalars['ID']['output'];
   /** True once played to the end (or to within a few seconds of it). */
   finished: Scalars['Boolean']['output'];
+  /** When it became finished; null while it is not finished. */
+  finishedAt: Maybe<Scalars['DateTimeISO']['output']>;
   /** Seconds from the start, within the file's duration. */
   position: Scalars['Float']['output'];
   /** When it was last saved. */
@@ -806,6 +808,8 @@ export type Mutation = {
   login: LoginResult;
   /** End the session on this device. */
   logout: Scalars['Boolean']['output'];
+  /** Mark a file the caller may see finished (the position moves to its end) or not finished (back to the start). NOT_FOUND for a file they may not see. */
+  markFinished: ListeningProgress;
   /** Create an account and sign in on this device. Like login, it first answers requiresDeviceApproval and creates nothing; repeat with deviceApproved: true. */
   register: LoginResult;
   /** Administrators: revoke a grant; the user's open players receive ACCESS_REVOKED and stop. */
@@ -951,6 +955,13 @@ export type MutationLoginArgs = {
 
 
 /** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationMarkFinishedArgs = {
+  fileId: Scalars['ID']['input'];
+  finished: Scalars['Boolean']['input'];
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationRegisterArgs = {
   input: RegisterInput;
 };
@@ -1073,6 +1084,8 @@ export type Query = {
   fileAccessConnection: FileAccessGrantConnection;
   /** Administrators: a file and its grants, for the Manage Access screen. */
   fileAccessList: FileAccessData;
+  /** Files the caller has finished, most recently finished first (files they may still see). */
+  finishedBooks: Array<AudioFile>;
   /** Administrators: the users a file can be granted to (no live grant of it yet), searched by name or email, by name. */
   grantCandidates: UserPage;
   /** The signed-in user. */
@@ -1219,6 +1232,12 @@ export type QueryFileAccessConnectionArgs = {
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryFileAccessListArgs = {
   fileId: Scalars['ID']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryFinishedBooksArgs = {
+  limit?: Scalars['Int']['input'];
 };
 
 
