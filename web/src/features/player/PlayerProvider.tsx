@@ -40,7 +40,8 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   // Finished or not as this listening session decided it (the end reached, a mark, a new play);
   // until then, as the server had it when the file was opened.
   const [finishedFor, setFinishedFor] = useState<{ loadKey: number; finished: boolean } | null>(null);
-  const [markOnServer] = useMutation(MarkFinishedDocument, { refetchQueries: ['ContinueListening', 'FinishedBooks'] });
+  // The library's shelves ask the server again when shown (cache-and-network): nothing to refetch here.
+  const [markOnServer] = useMutation(MarkFinishedDocument);
   // Signed out (logout, forced logout, device lock): the player closes with the session.
   if (!isAuthenticated && loaded) setLoaded(null);
   const file = loaded?.file ?? null;

@@ -92,7 +92,10 @@ export function PlayerControls({ onShowShortcuts }: { onShowShortcuts: () => voi
         slotProps={{ list: { 'aria-label': 'Jump lengths', dense: true } }}
       >
         {(['back', 'forward'] as const).flatMap((direction) => [
-          <ListSubheader key={direction}>{direction === 'back' ? 'Back' : 'Forward'}</ListSubheader>,
+          // The items name their direction themselves: the heading is for the eye only.
+          <ListSubheader key={direction} aria-hidden>
+            {direction === 'back' ? 'Back' : 'Forward'}
+          </ListSubheader>,
           ...JUMP_SECONDS.map((seconds) => (
             <MenuItem
               key={`${direction}-${seconds}`}
