@@ -30,8 +30,8 @@ describe('jump lengths', () => {
     await page.goto(`/player/${file.id}`);
     await page.getByText('Ready', { exact: true }).waitFor();
     // The defaults: back 15, forward 30.
-    await page.getByRole('button', { name: 'Back 15 seconds' }).waitFor();
-    await page.getByRole('button', { name: 'Forward 30 seconds' }).waitFor();
+    await page.getByRole('button', { name: 'Back 15 seconds', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Forward 30 seconds', exact: true }).waitFor();
 
     await page.getByRole('button', { name: /^Jump lengths/ }).click();
     await page.getByRole('menuitemradio', { name: 'Forward 60 seconds' }).click();
@@ -42,9 +42,9 @@ describe('jump lengths', () => {
     // Remembered: after a reload the buttons, the keys and the shortcut help use them.
     await page.reload();
     await page.getByText('Ready', { exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Forward 60 seconds' }).click();
+    await page.getByRole('button', { name: 'Forward 60 seconds', exact: true }).click();
     await expect.poll(() => clockSeconds(page)).toBe(60);
-    await page.getByRole('button', { name: 'Back 10 seconds' }).click();
+    await page.getByRole('button', { name: 'Back 10 seconds', exact: true }).click();
     await expect.poll(() => clockSeconds(page)).toBe(50);
     await page.getByRole('heading', { name: file.title }).click();
     await page.keyboard.press('ArrowRight');
@@ -64,7 +64,7 @@ describe('jump lengths', () => {
     // The mini-player on the library jumps the same.
     await page.getByRole('button', { name: 'Back to Library' }).click();
     const bar = page.getByRole('region', { name: 'Now playing' });
-    await bar.getByRole('button', { name: 'Forward 60 seconds' }).waitFor();
+    await bar.getByRole('button', { name: 'Forward 60 seconds', exact: true }).waitFor();
     await context.close();
   });
 });
