@@ -55,6 +55,7 @@ describe('finished books', () => {
     await expect.poll(() => clock(page)).toBe('0:30 / 0:40');
     await page.getByText('Chapter: Closing').waitFor();
     expect(await page.getByRole('timer', { name: 'Chapter time' }).textContent()).toBe('0:05 / 0:15');
+    await screenshot(page, 'player-chapter-progress');
 
     // Played to its end (a jump lands half a second before it), the book is finished, not back at 0:00.
     const saved = page.waitForResponse(
@@ -110,12 +111,24 @@ describe('finished books', () => {
         const file = await uploadAudio(title, { seconds: 20, description: 'A finished tone' });
         await setCover(file.id, makeCover('teal', 600));
         await grantAccess(user.id, file.id);
+        const chapters = [
+          { label: 'First half', startTime: 0, endTime: null, order: 0 },
+          { label: 'Second half', startTime: 10, endTime: null, order: 1 },
+        ];
+        expect((await rest('POST', `/files/${file.id}/chapters`, { chapters }, await adminApi())).status).toBeLessThan(
+          300,
+        );
         const { page, context } = await newDevice(browser, viewport);
         await page.emulateMedia({ colorScheme: scheme });
         await signInThroughUi(page, user.email, user.password);
 
         await page.goto(`/player/${file.id}`);
         await page.getByText('Ready', { exact: true }).waitFor();
+        // Playing: the book's bar with chapter marks, and the chapter's own bar and clock.
+        await page.getByRole('timer', { name: 'Chapter time' }).waitFor();
+        await page.getByRole('img', { name: title }).waitFor();
+        await screenshot(page, `player-chapters-${width}-${scheme}`);
+        expect(await severeFindings(page)).toEqual([]);
         await page.getByRole('button', { name: 'Mark as finished' }).click();
         await page.getByText('Finished', { exact: true }).waitFor();
         await page.getByRole('img', { name: title }).waitFor();
