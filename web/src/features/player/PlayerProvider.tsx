@@ -124,7 +124,13 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
     // Decided before the pause below, so the pause saves no unfinished position over the mark.
     setFinishedFor({ loadKey, finished: done });
     if (done) pause();
-    await markOnServer({ variables: { fileId: file.id, finished: done } });
+    try {
+      await markOnServer({ variables: { fileId: file.id, finished: done } });
+    } catch (error) {
+      // Not stored (offline, access gone): the player goes back to what the server has.
+      setFinishedFor({ loadKey, finished: !done });
+      console.warn('Finished state not saved', error);
+    }
   };
   const nextChapter = () => {
     const start = nextChapterStart(chapters, position);
