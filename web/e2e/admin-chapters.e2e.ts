@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin';
-import { uploadAudio } from './support/media';
+import { makeLongAudio, uploadAudio } from './support/media';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 
 let browser: Browser;
@@ -16,6 +16,60 @@ afterAll(async () => {
 const visible = (page: Page, text: string | RegExp) => () => page.getByText(text).first().isVisible();
 
 describe('admin: chapters', () => {
+  it("takes times as h:mm:ss, m:ss or seconds, says what is wrong, and ends a chapter at the next one's start", async () => {
+    const { id: fileId } = await uploadAudio(`Long chapters ${randomUUID().slice(0, 6)}`, {
+      audio: makeLongAudio(62),
+    });
+    const { page, context } = await newDevice(browser);
+    await signInAsAdmin(page);
+    await page.goto(`/admin/files/edit/${fileId}`);
+    await page.getByRole('heading', { name: 'Chapter Management' }).waitFor({ timeout: 10_000 });
+    const add = async (label: string, start: string) => {
+      await page.getByRole('button', { name: 'Add Chapter' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add Chapter' });
+      await dialog.getByLabel('Chapter Label').fill(label);
+      await dialog.getByLabel('Start Time (h:mm:ss)').fill(start);
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    };
+    await add('Part one', '0:00:00');
+
+    await page.getByRole('button', { name: 'Add Chapter' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Chapter' });
+    await dialog.getByLabel('Chapter Label').fill('Part two');
+    const start = dialog.getByLabel('Start Time (h:mm:ss)');
+    const end = dialog.getByLabel('End Time (h:mm:ss)');
+    await start.fill('1:75:00');
+    await end.click();
+    await dialog.getByText('Minutes and seconds must be below 60').waitFor();
+    await start.fill('soon');
+    await dialog.getByText('Use h:mm:ss, m:ss or seconds, for example 1:02:03').waitFor();
+    await start.fill('1:00:30');
+    await end.fill('10:00');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('The end must be after the start').waitFor();
+    await screenshot(page, 'admin-chapter-dialog-hms-errors');
+    await end.fill('');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const list = page.getByRole('list', { name: 'Chapters' });
+    // No end of its own: the next chapter's start, not "End"; the last one runs to the end.
+    await list.getByText('0:00 - 1:00:30').waitFor();
+    await list.getByText('1:00:30 - End').waitFor();
+
+    // Plain seconds work too; shown back as h:mm:ss.
+    await add('Part three', '3650');
+    await list.getByText('1:00:30 - 1:00:50').waitFor();
+    await list.getByText('1:00:50 - End').waitFor();
+    await page.getByRole('button', { name: 'Edit Part two' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Chapter' });
+    expect(await edit.getByLabel('Start Time (h:mm:ss)').inputValue()).toBe('1:00:30');
+    await screenshot(page, 'admin-chapter-dialog-hms');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await context.close();
+  });
+
   it('adds a chapter, loads samples, finalizes and plays a ready chapter', async () => {
     const { id: fileId } = await uploadAudio(`Chaptered ${randomUUID().slice(0, 6)}`, { seconds: 40 });
     const { page, context } = await newDevice(browser);
@@ -43,8 +97,8 @@ describe('admin: chapters', () => {
     await page.getByRole('button', { name: 'Add Chapter' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Chapter' });
     await dialog.getByLabel('Chapter Label').fill('Opening');
-    await dialog.getByLabel('Start Time (seconds)').fill('0');
-    await dialog.getByLabel('End Time (seconds)').fill('10');
+    await dialog.getByLabel('Start Time (h:mm:ss)').fill('0');
+    await dialog.getByLabel('End Time (h:mm:ss)').fill('0:10');
     await screenshot(page, 'admin-chapter-dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(visible(page, 'Chapter added successfully'), { timeout: 5000 }).toBe(true);

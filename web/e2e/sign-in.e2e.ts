@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, createUser } from './support/api';
+import { signInThroughUi } from './support/ui';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 
 let browser: Browser;
@@ -73,6 +74,30 @@ describe('sign in with device approval', () => {
     await screenshot(page, 'login-signed-in-warnings');
     await page.getByRole('button', { name: 'Go to Admin Dashboard' }).click();
     await page.waitForURL('**/admin');
+    await context.close();
+  });
+
+  it('signs in again on a known device with no warning and no new-device alert', async () => {
+    const user = await createUser();
+    const { page, context } = await newDevice(browser);
+    await signInThroughUi(page, user.email, user.password);
+    // The first sign-in on this browser: approved, and announced as a new device.
+    await page.getByText('New Device Login').waitFor();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+
+    // The same browser holds its device-proof cookie: straight in, nothing to approve or dismiss.
+    let warned = false;
+    page.on('dialog', () => (warned = true));
+    await page.getByLabel('Email Address').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('heading', { name: 'My Audio Library' }).waitFor();
+    expect(await page.getByRole('dialog', { name: 'Device Security Notice' }).count()).toBe(0);
+    expect(await page.getByText(/permanently lock/).count()).toBe(0);
+    expect(await page.getByText('New Device Login').count()).toBe(0);
+    expect(warned).toBe(false);
+    await screenshot(page, 'known-device-sign-in');
     await context.close();
   });
 });

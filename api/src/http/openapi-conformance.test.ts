@@ -121,6 +121,10 @@ describe('the REST contract', () => {
     await call('getProgress', `/progress/${fileId}`, { as: viewer });
     await call('continueListening', '/progress?limit=5', { as: viewer });
     await call('continueListening', '/progress?limit=0', { as: viewer });
+    await call('markFinished', `/progress/${fileId}/finished`, { as: viewer, body: { finished: true } });
+    await call('markFinished', `/progress/${fileId}/finished`, { as: viewer, body: { finished: 'yes' } });
+    await call('finishedBooks', '/progress/finished?limit=5', { as: viewer });
+    await call('finishedBooks', '/progress/finished?limit=0', { as: viewer });
   });
 
   it('holds for users, their sessions and access grants', async () => {

@@ -62,6 +62,35 @@ describe('login and the single-device policy', () => {
     expect(again.body).toMatchObject({ success: true });
   });
 
+  it('signs in again on a known device with no approval and no new-device warning', async () => {
+    const user = await createUser(t);
+    const deviceId = newDeviceId();
+    const login = (device: string, cookie = '', approved = false) =>
+      t.rest<{ success: boolean; requiresDeviceApproval: boolean; token: string | null; warnings: unknown[] }>(
+        'POST',
+        '/auth/login',
+        { email: user.email, password: TEST_PASSWORD, deviceData: deviceData(device), deviceApproved: approved },
+        { headers: cookie ? { cookie } : {} },
+      );
+    const first = await login(deviceId, '', true);
+    expect(first.body.warnings).toEqual([expect.objectContaining({ type: 'new_device' })]);
+    const proof = first.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('kd_'))
+      ?.split(';')[0];
+    expect(proof).toBeTruthy();
+    await t.rest('POST', '/auth/logout', undefined, { token: first.body.token as string, deviceId });
+
+    // Signed out, the same browser (holding its device-proof cookie) signs in without the policy dialog.
+    const again = await login(deviceId, proof);
+    expect(again.body).toMatchObject({ success: true, requiresDeviceApproval: false, warnings: [] });
+    await t.rest('POST', '/auth/logout', undefined, { token: again.body.token as string, deviceId });
+
+    // Without the cookie, or with it from another device id, the device is new: approval first.
+    expect((await login(deviceId)).body).toMatchObject({ success: false, requiresDeviceApproval: true });
+    expect((await login(newDeviceId(), proof)).body).toMatchObject({ success: false, requiresDeviceApproval: true });
+  });
+
   it('locks the account when a further device logs in, pushes the lock live and rejects the old token', async () => {
     const user = await createUser(t);
     const first = await signIn(t, user.email);

@@ -129,17 +129,21 @@ export async function login(ctx: Ctx, rawInput: LoginInput): Promise<LoginResult
         );
         return { kind: 'lockedNow' as const, userId: locked.id, sessionIds: active.map((s) => s.id) };
       }
-      if (!input.deviceApproved) {
-        recordAudit(auditCtx, { action: 'login.approval_required', user: locked }, tx);
-        return { kind: 'approval' as const };
+      // A device proving it signed in to this account before (known-device.ts) is no new device:
+      // signing in again there needs no approval of the policy and raises no new-device alert.
+      if (!knownDevice) {
+        if (!input.deviceApproved) {
+          recordAudit(auditCtx, { action: 'login.approval_required', user: locked }, tx);
+          return { kind: 'approval' as const };
+        }
+        warnings.push(
+          warning(
+            DeviceWarningKind.new_device,
+            `New device login: ${describeDevice(input.deviceData)}`,
+            describeDevice(input.deviceData),
+          ),
+        );
       }
-      warnings.push(
-        warning(
-          DeviceWarningKind.new_device,
-          `New device login: ${describeDevice(input.deviceData)}`,
-          describeDevice(input.deviceData),
-        ),
-      );
       if (!withinLimit) {
         warnings.push(
           warning(

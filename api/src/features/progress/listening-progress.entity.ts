@@ -8,9 +8,10 @@ import { User } from '../users/user.entity.js';
  */
 @Entity({ tableName: 'listening_progress' })
 @Index({ properties: ['user', 'updatedAt'] })
+@Index({ properties: ['user', 'finishedAt'] })
 export class ListeningProgress {
   [PrimaryKeyProp]?: ['user', 'file'];
-  [OptionalProps]?: 'finished' | 'updatedAt';
+  [OptionalProps]?: 'finished' | 'finishedAt' | 'updatedAt';
 
   @ManyToOne(() => User, { primary: true, deleteRule: 'cascade' })
   user!: User;
@@ -24,6 +25,10 @@ export class ListeningProgress {
 
   @Property({ default: false })
   finished: boolean = false;
+
+  /** When it became finished (kept while later saves keep it finished); null while not finished. */
+  @Property({ type: 'timestamptz', nullable: true })
+  finishedAt?: Date | null;
 
   @Property({ type: 'timestamptz' })
   updatedAt: Date = new Date();

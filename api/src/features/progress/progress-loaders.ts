@@ -21,7 +21,7 @@ export function createProgressLoaders(em: EntityManager) {
         for (const [userId, fileIds] of byUser) {
           const files = inList('file_id', fileIds);
           const rows = await em.execute<ProgressRow[]>(
-            `select file_id, position, finished, updated_at from listening_progress where user_id = ? and ${files.sql}`,
+            `select file_id, position, finished, finished_at, updated_at from listening_progress where user_id = ? and ${files.sql}`,
             [userId, ...files.params],
           );
           for (const row of rows) found.set(`${userId}:${row.file_id}`, toProgress(row));

@@ -9,8 +9,13 @@ export const saveProgressSchema = z.object({
   finished: z.boolean({ error: 'finished must be true or false' }).optional(),
 });
 
-/** How many files "continue listening" lists (REST ?limit= and the GraphQL argument). */
-export const inProgressLimitSchema = z
+/** Marking a file finished or not: REST PUT /progress/{fileId}/finished and the markFinished mutation. */
+export const markFinishedSchema = z.object({
+  finished: z.boolean({ error: 'finished must be true or false' }),
+});
+
+/** How many files "Continue listening" and "Finished" list (REST ?limit= and the GraphQL argument). */
+export const progressListLimitSchema = z
   .number({ error: 'limit must be a whole number between 1 and 50' })
   .int('limit must be a whole number between 1 and 50')
   .min(1, 'limit must be a whole number between 1 and 50')

@@ -11,6 +11,9 @@ export class ListeningProgress {
   @Field({ description: 'True once played to the end (or to within a few seconds of it).' })
   finished!: boolean;
 
+  @Field(() => Date, { nullable: true, description: 'When it became finished; null while it is not finished.' })
+  finishedAt!: Date | null;
+
   @Field({ description: 'When it was last saved.' })
   updatedAt!: Date;
 }

@@ -1,6 +1,8 @@
+import { useMutation } from '@apollo/client/react';
 import { useMediaQuery } from '@mui/material';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { onAccessRevoked } from '../../app/access-revoked';
+import { MarkFinishedDocument } from '../../gql/graphql';
 import { useAuth } from '../auth/auth-context';
 import { useCoverImage } from '../library/hooks/useCoverImage';
 import { chapterAt, chapterEnd, nextChapterStart, previousChapterStart } from './chapter-navigation';
@@ -18,7 +20,10 @@ import {
   type PlayerFile,
 } from './player-context';
 
-/** Where a file opens: where it was left, unless it was finished (then from the start). */
+/**
+ * Where a file opens: where it was left, unless it was finished (then from the start, which
+ * "Play again" plays; until then the player shows it finished).
+ */
 function savedPosition(file: PlayerFile): number {
   return file.progress && !file.progress.finished ? file.progress.position : 0;
 }
@@ -29,7 +34,14 @@ function savedPosition(file: PlayerFile): number {
  */
 export function PlayerProvider({ children }: { children: ReactNode }) {
   const { isAuthenticated, user } = useAuth();
-  const [loaded, setLoaded] = useState<{ file: PlayerFile; source: PlaybackSource } | null>(null);
+  const [loaded, setLoaded] = useState<{ file: PlayerFile; source: PlaybackSource; openedFinished: boolean } | null>(
+    null,
+  );
+  // Finished or not as this listening session decided it (the end reached, a mark, a new play);
+  // until then, as the server had it when the file was opened.
+  const [finishedFor, setFinishedFor] = useState<{ loadKey: number; finished: boolean } | null>(null);
+  // The library's shelves ask the server again when shown (cache-and-network): nothing to refetch here.
+  const [markOnServer] = useMutation(MarkFinishedDocument);
   // Signed out (logout, forced logout, device lock): the player closes with the session.
   if (!isAuthenticated && loaded) setLoaded(null);
   const file = loaded?.file ?? null;
@@ -37,13 +49,30 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const playback = useSecurePlayback(loaded?.source ?? null);
   const { audioRef, status, position, duration, playing, seek, play, pause, stop } = playback;
   const settings = usePlaybackSettings(user?.id ?? null, audioRef);
+  const loadKey = loaded?.source.loadKey ?? 0;
+  const finished = loaded !== null && (finishedFor?.loadKey === loadKey ? finishedFor.finished : loaded.openedFinished);
   const sleep = useSleepTimer(position, playing, pause);
   const wide = useMediaQuery(WIDE_COVER_MEDIA, { noSsr: true });
   const cover = useCoverImage(file ? playerCoverUrl(file, wide) : null);
   const chapters = file?.chapters ?? [];
   const chapter = chapterAt(chapters, position);
 
-  useProgressSync(audioRef, { fileId: file?.id ?? null, loadKey: loaded?.source.loadKey ?? 0, position, duration });
+  useProgressSync(audioRef, { fileId: file?.id ?? null, loadKey, position, duration, finished });
+
+  // Played to the end: finished. Playing again (from 0:00, or from wherever the listener sought to)
+  // starts a new play-through.
+  useEffect(() => {
+    const audio = audioRef.current;
+    if (!audio || !loaded) return;
+    const onEnded = () => setFinishedFor({ loadKey, finished: true });
+    const onPlay = () => setFinishedFor({ loadKey, finished: false });
+    audio.addEventListener('ended', onEnded);
+    audio.addEventListener('play', onPlay);
+    return () => {
+      audio.removeEventListener('ended', onEnded);
+      audio.removeEventListener('play', onPlay);
+    };
+  }, [audioRef, loaded, loadKey]);
 
   useEffect(
     () =>
@@ -65,6 +94,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
         if (current?.file.id === next.id && !stopped.current) return { ...current, file: next };
         return {
           file: next,
+          openedFinished: next.progress?.finished ?? false,
           source: {
             id: next.id,
             duration: next.duration,
@@ -83,6 +113,25 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
     if (ready) void seek(seconds, { resume: playing });
   };
   const skip = (seconds: number) => seekTo(position + seconds);
+  const jumpBack = () => skip(-settings.jumpBack);
+  const jumpForward = () => skip(settings.jumpForward);
+  const playAgain = () => {
+    if (position > 0.5) void seek(0, { resume: true });
+    else void play();
+  };
+  const markFinished = async (done: boolean) => {
+    if (!file) return;
+    // Decided before the pause below, so the pause saves no unfinished position over the mark.
+    setFinishedFor({ loadKey, finished: done });
+    if (done) pause();
+    try {
+      await markOnServer({ variables: { fileId: file.id, finished: done } });
+    } catch (error) {
+      // Not stored (offline, access gone): the player goes back to what the server has.
+      setFinishedFor({ loadKey, finished: !done });
+      console.warn('Finished state not saved', error);
+    }
+  };
   const nextChapter = () => {
     const start = nextChapterStart(chapters, position);
     if (start !== null) seekTo(start);
@@ -101,7 +150,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
       duration,
       rate: settings.rate,
     },
-    { play: () => void play(), pause, skip, seekTo, previousChapter, nextChapter, stop: pause },
+    { play: () => void play(), pause, skip, jumpBack, jumpForward, seekTo, previousChapter, nextChapter, stop: pause },
   );
 
   const value: PlayerContextValue = {
@@ -111,6 +160,13 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
     chapter,
     open,
     skip,
+    jumps: { back: settings.jumpBack, forward: settings.jumpForward },
+    setJumps: settings.setJumps,
+    jumpBack,
+    jumpForward,
+    finished,
+    playAgain,
+    markFinished,
     previousChapter,
     nextChapter,
     rate: settings.rate,

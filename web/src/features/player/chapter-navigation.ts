@@ -1,3 +1,5 @@
+import { shownChapterEnd } from '../../components/chapter-time';
+
 /** Chapter jumps in the main player: by the chapters' start times, whatever their encoding status. */
 export interface ChapterMark {
   id: string;
@@ -25,8 +27,7 @@ export function chapterAt(chapters: readonly ChapterMark[], position: number): C
 
 /** Where a chapter ends: its end time, else the next chapter's start, else the file's end. */
 export function chapterEnd(chapters: readonly ChapterMark[], chapter: ChapterMark, duration: number): number {
-  if (chapter.endTime !== null) return chapter.endTime;
-  return byStart(chapters).find((c) => c.startTime > chapter.startTime)?.startTime ?? duration;
+  return shownChapterEnd(chapters, chapter) ?? duration;
 }
 
 /** The start of the next chapter after `position`; null at the last one. */

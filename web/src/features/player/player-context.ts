@@ -17,9 +17,6 @@ export const WIDE_COVER_MEDIA = '(min-width:600px)';
 export const playerCoverUrl = (file: Pick<PlayerFile, 'coverUrl' | 'coverThumbnailUrl'>, wide: boolean) =>
   (wide ? file.coverUrl : file.coverThumbnailUrl) ?? null;
 
-export const SKIP_BACK_SECONDS = 15;
-export const SKIP_FORWARD_SECONDS = 30;
-
 /** The one player of the app: what is loaded, where it is, and every control. */
 export interface PlayerContextValue {
   file: PlayerFile | null;
@@ -29,6 +26,22 @@ export interface PlayerContextValue {
   /** Loads a file (a no-op when it is already the one playing); starts at its saved position. */
   open(file: PlayerFile): void;
   skip(seconds: number): void;
+  /** The listener's jump lengths in seconds (usePlaybackSettings), for back and forward. */
+  jumps: { back: number; forward: number };
+  setJumps(jumps: { back?: number; forward?: number }): void;
+  /** Goes back by the chosen jump length. */
+  jumpBack(): void;
+  /** Goes forward by the chosen jump length. */
+  jumpForward(): void;
+  /**
+   * The loaded file was played to its end (here, or as the server last had it, until played
+   * again): the player shows it finished rather than at 0:00.
+   */
+  finished: boolean;
+  /** Starts a finished file again from 0:00. */
+  playAgain(): void;
+  /** Marks the loaded file finished or not, on the server and in the player. */
+  markFinished(finished: boolean): Promise<void>;
   previousChapter(): void;
   nextChapter(): void;
   rate: number;

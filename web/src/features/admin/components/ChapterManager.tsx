@@ -183,6 +183,7 @@ export function ChapterManager({ fileId }: { fileId: string }) {
             <ChapterRow
               key={chapter.id}
               chapter={chapter}
+              chapters={chapters.chapters}
               playing={activeChapterId === chapter.id}
               onPlay={() => onPlay(chapter)}
               onStop={() => void stopChapter()}

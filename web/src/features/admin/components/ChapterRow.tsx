@@ -5,7 +5,7 @@ import StopIcon from '@mui/icons-material/Stop';
 import { Chip, IconButton, ListItem, ListItemText, Stack, Tooltip } from '@mui/material';
 import type { AdminChapterFragment, ChapterStatus } from '../../../gql/graphql';
 import { formatBytes, formatDateTime } from '../admin-format';
-import { formatTime } from '../../../components/format-time';
+import { chapterSpan } from '../../../components/chapter-time';
 
 export const CHAPTER_STATUS_COLOR: Record<ChapterStatus, 'warning' | 'success' | 'error'> = {
   pending: 'warning',
@@ -15,6 +15,8 @@ export const CHAPTER_STATUS_COLOR: Record<ChapterStatus, 'warning' | 'success' |
 
 interface ChapterRowProps {
   chapter: AdminChapterFragment;
+  /** All the file's chapters: one with no end shows where the next one starts. */
+  chapters: readonly AdminChapterFragment[];
   playing: boolean;
   onPlay: () => void;
   onStop: () => void;
@@ -23,9 +25,9 @@ interface ChapterRowProps {
 }
 
 /** One chapter: times, sizes, status and its play, edit and delete actions. */
-export function ChapterRow({ chapter, playing, onPlay, onStop, onEdit, onDelete }: ChapterRowProps) {
+export function ChapterRow({ chapter, chapters, playing, onPlay, onStop, onEdit, onDelete }: ChapterRowProps) {
   const details = [
-    `${formatTime(chapter.startTime)} - ${chapter.endTime == null ? 'End' : formatTime(chapter.endTime)}`,
+    chapterSpan(chapters, chapter),
     chapter.plainSize != null ? `Plain: ${formatBytes(chapter.plainSize)}` : null,
     chapter.encryptedSize != null ? `Encrypted: ${formatBytes(chapter.encryptedSize)}` : null,
     chapter.finalizedAt ? `Finalized: ${formatDateTime(chapter.finalizedAt)}` : null,

@@ -13,10 +13,20 @@ import { useWhenVisible } from '../hooks/useWhenVisible';
 
 export type LibraryFile = LibraryFileFragment;
 
-/** How far the caller got in a file they started and have not finished: a bar and the time left. */
+/**
+ * How far the caller got in a file they started: a bar and the time left; a full bar once finished
+ * (the "Finished" chip says so beside it).
+ */
 function ListeningProgress({ file }: { file: LibraryFile }) {
   const progress = file.progress;
-  if (!progress || progress.finished || progress.position <= 0) return null;
+  if (!progress || (!progress.finished && progress.position <= 0)) return null;
+  if (progress.finished) {
+    return (
+      <Box sx={{ mt: 1.5 }}>
+        <LinearProgress variant="determinate" value={100} color="success" aria-label="Finished: 100% listened" />
+      </Box>
+    );
+  }
   const percent = file.duration > 0 ? Math.min(100, (progress.position / file.duration) * 100) : 0;
   return (
     <Box sx={{ mt: 1.5 }}>
@@ -101,7 +111,7 @@ export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () 
               <Chip size="small" icon={<PublicIcon />} label="Public" color="success" variant="outlined" />
             )}
             {file.progress?.finished && (
-              <Chip size="small" icon={<CheckCircleIcon />} label="Finished" color="primary" variant="outlined" />
+              <Chip size="small" icon={<CheckCircleIcon />} label="Finished" color="success" variant="outlined" />
             )}
           </Stack>
           <ListeningProgress file={file} />

@@ -27,6 +27,7 @@ import { useAuth } from '../../auth/auth-context';
 import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
 import { AudioFileCard, type LibraryFile } from '../components/AudioFileCard';
 import { ContinueListening } from '../components/ContinueListening';
+import { FinishedShelf } from '../components/FinishedShelf';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { useWhenVisible } from '../hooks/useWhenVisible';
 
@@ -151,7 +152,12 @@ export function LibraryPage() {
 
       <DeviceWarnings warnings={warnings} onDismiss={dismissWarning} onDismissAll={dismissAllWarnings} />
 
-      {!needle && <ContinueListening />}
+      {!needle && (
+        <>
+          <ContinueListening />
+          <FinishedShelf />
+        </>
+      )}
 
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3 }}>
         <SearchField label="Search audio files" value={search} onChange={setSearch} />

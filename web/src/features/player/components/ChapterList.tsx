@@ -12,6 +12,7 @@ import {
   Typography,
 } from '@mui/material';
 import type { PlayerFileQuery } from '../../../gql/graphql';
+import { chapterSpan } from '../../../components/chapter-time';
 import { formatTime } from '../../../components/format-time';
 import type { ChapterPlayback } from '../hooks/useChapterPlayback';
 
@@ -45,7 +46,6 @@ export function ChapterList({ chapters, playback, onPlay }: Props) {
           {chapters.map((chapter) => {
             const ready = chapter.status === 'ready';
             const active = activeChapterId === chapter.id;
-            const end = chapter.endTime === null ? 'End' : formatTime(chapter.endTime);
             return (
               <ListItem
                 key={chapter.id}
@@ -74,7 +74,7 @@ export function ChapterList({ chapters, playback, onPlay }: Props) {
                   secondary={
                     active
                       ? `${playing ? 'Playing' : 'Paused'} ${formatTime(position)}`
-                      : `${formatTime(chapter.startTime)} - ${end}`
+                      : chapterSpan(chapters, chapter)
                   }
                 />
                 <Chip

@@ -1,12 +1,11 @@
-import Forward30Icon from '@mui/icons-material/Forward30';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import ReplayIcon from '@mui/icons-material/Replay';
 import { Box, ButtonBase, IconButton, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useLocation, useNavigate } from 'react-router';
 import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../../../components/format-time';
-import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, usePlayer } from '../player-context';
+import { usePlayer } from '../player-context';
+import { JumpButton } from './JumpButton';
 
 /** Room kept under the page so the bar never covers its last line. */
 export const MINI_PLAYER_HEIGHT = 72;
@@ -16,11 +15,13 @@ export const MINI_PLAYER_HEIGHT = 72;
  * player), play/pause, skips and the position. Hidden on the full player of the same file.
  */
 export function MiniPlayer() {
-  const { file, playback, cover, chapter, skip } = usePlayer();
+  const { file, playback, cover, chapter, jumps, jumpBack, jumpForward, finished } = usePlayer();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   if (!file || pathname === `/player/${file.id}`) return null;
-  const { status, error, position, duration, playing, togglePlay } = playback;
+  const { status, error, duration, playing, togglePlay } = playback;
+  // A finished file shows its end until it is played again.
+  const position = finished ? duration : playback.position;
   const ready = status === 'ready';
   const open = () => void navigate(`/player/${file.id}`);
 
@@ -74,7 +75,7 @@ export function MiniPlayer() {
                 {file.title}
               </Typography>
               <Typography variant="caption" color={error ? 'error' : 'text.secondary'} noWrap component="p">
-                {error ?? chapter?.label ?? (ready ? 'Ready' : 'Initializing...')}
+                {error ?? (finished ? 'Finished' : (chapter?.label ?? (ready ? 'Ready' : 'Initializing...')))}
               </Typography>
             </Box>
           </ButtonBase>
@@ -86,20 +87,17 @@ export function MiniPlayer() {
           >
             {formatTime(position)} / {formatTime(duration)}
           </Typography>
-          <IconButton
-            aria-label="Back 15 seconds"
+          <JumpButton
+            direction="back"
+            seconds={jumps.back}
             disabled={!ready}
-            onClick={() => skip(-SKIP_BACK_SECONDS)}
+            onClick={jumpBack}
             sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
-          >
-            <ReplayIcon />
-          </IconButton>
+          />
           <IconButton color="primary" aria-label={playing ? 'Pause' : 'Play'} disabled={!ready} onClick={togglePlay}>
             {playing ? <PauseIcon fontSize="large" /> : <PlayArrowIcon fontSize="large" />}
           </IconButton>
-          <IconButton aria-label="Forward 30 seconds" disabled={!ready} onClick={() => skip(SKIP_FORWARD_SECONDS)}>
-            <Forward30Icon />
-          </IconButton>
+          <JumpButton direction="forward" seconds={jumps.forward} disabled={!ready} onClick={jumpForward} />
         </Stack>
       </Paper>
     </>

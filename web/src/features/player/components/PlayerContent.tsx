@@ -124,7 +124,7 @@ export function PlayerContent({ file, prefetched }: { file: PlayerFile; prefetch
         onClose={() => setDialogOpen(false)}
         onSave={(entry) => void add(entry)}
       />
-      <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+      <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} jumps={player.jumps} />
       <ConfirmDialog
         open={toDelete !== null}
         title="Delete Checkpoint"

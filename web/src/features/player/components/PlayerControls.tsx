@@ -1,27 +1,29 @@
 import BedtimeIcon from '@mui/icons-material/Bedtime';
-import Forward30Icon from '@mui/icons-material/Forward30';
 import KeyboardIcon from '@mui/icons-material/Keyboard';
-import ReplayIcon from '@mui/icons-material/Replay';
 import SkipNextIcon from '@mui/icons-material/SkipNext';
 import SkipPreviousIcon from '@mui/icons-material/SkipPrevious';
 import SpeedIcon from '@mui/icons-material/Speed';
+import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import VolumeUpIcon from '@mui/icons-material/VolumeUp';
-import { Button, IconButton, Menu, MenuItem, Slider, Stack, Tooltip } from '@mui/material';
+import { Button, IconButton, ListSubheader, Menu, MenuItem, Slider, Stack, Tooltip } from '@mui/material';
 import { useState } from 'react';
 import { formatTime } from '../../../components/format-time';
 import { SLEEP_MINUTES } from '../hooks/useSleepTimer';
-import { PLAYBACK_RATES } from '../hooks/usePlaybackSettings';
-import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, usePlayer } from '../player-context';
+import { JUMP_SECONDS, PLAYBACK_RATES } from '../hooks/usePlaybackSettings';
+import { usePlayer } from '../player-context';
+import { JumpButton, jumpLabel } from './JumpButton';
 
 const rateLabel = (rate: number) => `${rate}x`;
 
-/** Skips, chapters, speed, volume, sleep timer and the shortcut help, under the seek bar. */
+/** Jumps (and their lengths), chapters, speed, volume, sleep timer and the shortcut help, under the seek bar. */
 export function PlayerControls({ onShowShortcuts }: { onShowShortcuts: () => void }) {
   const player = usePlayer();
   const { playback, file, rate, volume, muted, sleep } = player;
   const [speedAnchor, setSpeedAnchor] = useState<HTMLElement | null>(null);
   const [sleepAnchor, setSleepAnchor] = useState<HTMLElement | null>(null);
+  const [jumpAnchor, setJumpAnchor] = useState<HTMLElement | null>(null);
+  const { jumps } = player;
   const ready = playback.status === 'ready';
   const hasChapters = (file?.chapters.length ?? 0) > 0;
 
@@ -41,24 +43,8 @@ export function PlayerControls({ onShowShortcuts }: { onShowShortcuts: () => voi
           </IconButton>
         </span>
       </Tooltip>
-      <Tooltip title="Back 15 seconds (Left)">
-        <span>
-          <IconButton aria-label="Back 15 seconds" disabled={!ready} onClick={() => player.skip(-SKIP_BACK_SECONDS)}>
-            <ReplayIcon />
-          </IconButton>
-        </span>
-      </Tooltip>
-      <Tooltip title="Forward 30 seconds (Right)">
-        <span>
-          <IconButton
-            aria-label="Forward 30 seconds"
-            disabled={!ready}
-            onClick={() => player.skip(SKIP_FORWARD_SECONDS)}
-          >
-            <Forward30Icon />
-          </IconButton>
-        </span>
-      </Tooltip>
+      <JumpButton direction="back" seconds={jumps.back} disabled={!ready} onClick={player.jumpBack} withKey />
+      <JumpButton direction="forward" seconds={jumps.forward} disabled={!ready} onClick={player.jumpForward} withKey />
       <Tooltip title="Next chapter (Shift+Right)">
         <span>
           <IconButton aria-label="Next chapter" disabled={!ready || !hasChapters} onClick={player.nextChapter}>
@@ -88,6 +74,43 @@ export function PlayerControls({ onShowShortcuts }: { onShowShortcuts: () => voi
             {rateLabel(option)}
           </MenuItem>
         ))}
+      </Menu>
+
+      <Button
+        startIcon={<SwapHorizIcon />}
+        aria-label={`Jump lengths: back ${jumps.back} seconds, forward ${jumps.forward} seconds`}
+        aria-haspopup="menu"
+        onClick={(e) => setJumpAnchor(e.currentTarget)}
+        sx={{ fontVariantNumeric: 'tabular-nums' }}
+      >
+        {jumps.back}s / {jumps.forward}s
+      </Button>
+      <Menu
+        anchorEl={jumpAnchor}
+        open={jumpAnchor !== null}
+        onClose={() => setJumpAnchor(null)}
+        slotProps={{ list: { 'aria-label': 'Jump lengths', dense: true } }}
+      >
+        {(['back', 'forward'] as const).flatMap((direction) => [
+          // The items name their direction themselves: the heading is for the eye only.
+          <ListSubheader key={direction} aria-hidden>
+            {direction === 'back' ? 'Back' : 'Forward'}
+          </ListSubheader>,
+          ...JUMP_SECONDS.map((seconds) => (
+            <MenuItem
+              key={`${direction}-${seconds}`}
+              role="menuitemradio"
+              aria-checked={jumps[direction] === seconds}
+              selected={jumps[direction] === seconds}
+              onClick={() => {
+                player.setJumps({ [direction]: seconds });
+                setJumpAnchor(null);
+              }}
+            >
+              {jumpLabel(direction, seconds)}
+            </MenuItem>
+          )),
+        ])}
       </Menu>
 
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', width: 180 }}>

@@ -10,10 +10,11 @@ import {
   TableRow,
 } from '@mui/material';
 
-export const SHORTCUTS: [keys: string, action: string][] = [
+/** The keys of usePlayerShortcuts, with the listener's jump lengths. */
+export const shortcuts = (jumps: { back: number; forward: number }): [keys: string, action: string][] => [
   ['Space or K', 'Play or pause'],
-  ['Left arrow', 'Back 15 seconds'],
-  ['Right arrow', 'Forward 30 seconds'],
+  ['Left arrow', `Back ${jumps.back} seconds`],
+  ['Right arrow', `Forward ${jumps.forward} seconds`],
   ['Shift + Left arrow', 'Previous chapter'],
   ['Shift + Right arrow', 'Next chapter'],
   ['[', 'Slower (0.25x less)'],
@@ -22,14 +23,22 @@ export const SHORTCUTS: [keys: string, action: string][] = [
   ['?', 'Show these shortcuts'],
 ];
 
-export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function ShortcutsDialog({
+  open,
+  onClose,
+  jumps,
+}: {
+  open: boolean;
+  onClose: () => void;
+  jumps: { back: number; forward: number };
+}) {
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby="shortcuts-title">
       <DialogTitle id="shortcuts-title">Keyboard shortcuts</DialogTitle>
       <DialogContent>
         <Table size="small" aria-label="Keyboard shortcuts">
           <TableBody>
-            {SHORTCUTS.map(([keys, action]) => (
+            {shortcuts(jumps).map(([keys, action]) => (
               <TableRow key={keys}>
                 <TableCell component="th" scope="row" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
                   {keys}

@@ -1,5 +1,4 @@
 import { useEffect, useEffectEvent } from 'react';
-import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS } from '../player-context';
 
 interface NowPlaying {
   /** The chapter's label when there is one, else the file's title. */
@@ -17,6 +16,9 @@ export interface MediaActions {
   play(): void;
   pause(): void;
   skip(seconds: number): void;
+  /** Back and forward by the listener's jump lengths, when the system names no offset. */
+  jumpBack(): void;
+  jumpForward(): void;
   seekTo(seconds: number): void;
   previousChapter(): void;
   nextChapter(): void;
@@ -70,8 +72,8 @@ export function useMediaSession(active: boolean, now: NowPlaying, actions: Media
       ['play', () => latest().play()],
       ['pause', () => latest().pause()],
       ['stop', () => latest().stop()],
-      ['seekbackward', (d) => latest().skip(-(d.seekOffset ?? SKIP_BACK_SECONDS))],
-      ['seekforward', (d) => latest().skip(d.seekOffset ?? SKIP_FORWARD_SECONDS)],
+      ['seekbackward', (d) => (d.seekOffset ? latest().skip(-d.seekOffset) : latest().jumpBack())],
+      ['seekforward', (d) => (d.seekOffset ? latest().skip(d.seekOffset) : latest().jumpForward())],
       ['seekto', (d) => d.seekTime !== undefined && latest().seekTo(d.seekTime)],
       ['previoustrack', () => latest().previousChapter()],
       ['nexttrack', () => latest().nextChapter()],

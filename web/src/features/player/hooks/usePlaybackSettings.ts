@@ -8,13 +8,25 @@ export const PLAYBACK_RATES = Array.from(
   (_, i) => MIN_RATE + i * RATE_STEP,
 );
 
+/** The jump lengths a listener may choose for back and forward, in seconds. */
+export const JUMP_SECONDS = [5, 10, 15, 30, 60] as const;
+
 interface Settings {
   rate: number;
   volume: number;
   muted: boolean;
+  /** Seconds the back button, the left arrow and the media session's "seek backward" go back. */
+  jumpBack: number;
+  /** Seconds forward, likewise. */
+  jumpForward: number;
 }
 
-const DEFAULTS: Settings = { rate: 1, volume: 1, muted: false };
+const DEFAULTS: Settings = { rate: 1, volume: 1, muted: false, jumpBack: 15, jumpForward: 30 };
+
+/** A stored jump length, if it is one of the choices; else the default. */
+function jumpOr(value: unknown, fallback: number): number {
+  return JUMP_SECONDS.find((seconds) => seconds === Number(value)) ?? fallback;
+}
 
 const storageKey = (userId: string) => `playerSettings:${userId}`;
 
@@ -31,6 +43,8 @@ function read(userId: string | null): Settings {
       rate: clampRate(Number(stored?.rate ?? DEFAULTS.rate)),
       volume: Math.min(1, Math.max(0, Number(stored?.volume ?? DEFAULTS.volume))),
       muted: stored?.muted === true,
+      jumpBack: jumpOr(stored?.jumpBack, DEFAULTS.jumpBack),
+      jumpForward: jumpOr(stored?.jumpForward, DEFAULTS.jumpForward),
     };
   } catch {
     return DEFAULTS;
@@ -38,7 +52,7 @@ function read(userId: string | null): Settings {
 }
 
 /**
- * Speed, volume and mute, remembered per user in this browser and applied to the element. The
+ * Speed, volume, mute and jump lengths, remembered per user in this browser and applied to the element. The
  * default rate goes along so a new source (a signed seek window) keeps the chosen speed.
  */
 export function usePlaybackSettings(userId: string | null, audioRef: RefObject<HTMLAudioElement | null>) {
@@ -82,6 +96,14 @@ export function usePlaybackSettings(userId: string | null, audioRef: RefObject<H
   const stepRate = useCallback((steps: number) => setRate(settings.rate + steps * RATE_STEP), [setRate, settings.rate]);
   const setVolume = useCallback((volume: number) => update({ volume, muted: volume === 0 }), [update]);
   const toggleMute = useCallback(() => update({ muted: !settings.muted }), [update, settings.muted]);
+  const setJumps = useCallback(
+    (jumps: { back?: number; forward?: number }) =>
+      update({
+        ...(jumps.back !== undefined && { jumpBack: jumpOr(jumps.back, DEFAULTS.jumpBack) }),
+        ...(jumps.forward !== undefined && { jumpForward: jumpOr(jumps.forward, DEFAULTS.jumpForward) }),
+      }),
+    [update],
+  );
 
-  return { ...settings, setRate, stepRate, setVolume, toggleMute };
+  return { ...settings, setRate, stepRate, setVolume, toggleMute, setJumps };
 }

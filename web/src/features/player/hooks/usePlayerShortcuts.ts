@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent } from 'react';
-import { SKIP_BACK_SECONDS, SKIP_FORWARD_SECONDS, type PlayerContextValue } from '../player-context';
+import type { PlayerContextValue } from '../player-context';
 
 /** Keys typed into a field, or pressed on a control that answers them itself, are left alone. */
 function handledElsewhere(target: EventTarget | null, key: string): boolean {
@@ -11,7 +11,7 @@ function handledElsewhere(target: EventTarget | null, key: string): boolean {
 }
 
 /**
- * The full player's keyboard: Space/K play-pause, arrows skip (Shift: chapters), [ and ] speed,
+ * The full player's keyboard: Space/K play-pause, arrows jump by the chosen lengths (Shift: chapters), [ and ] speed,
  * M mute, ? help. Active while the player page is open.
  */
 export function usePlayerShortcuts(player: PlayerContextValue, showHelp: () => void) {
@@ -20,12 +20,12 @@ export function usePlayerShortcuts(player: PlayerContextValue, showHelp: () => v
   const onKey = useEffectEvent((e: KeyboardEvent) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     if (handledElsewhere(e.target, e.key)) return;
-    const { playback, skip, previousChapter, nextChapter, stepRate, toggleMute } = player;
+    const { playback, jumpBack, jumpForward, previousChapter, nextChapter, stepRate, toggleMute } = player;
     const actions: Record<string, () => void> = {
       ' ': playback.togglePlay,
       k: playback.togglePlay,
-      ArrowLeft: () => (e.shiftKey ? previousChapter() : skip(-SKIP_BACK_SECONDS)),
-      ArrowRight: () => (e.shiftKey ? nextChapter() : skip(SKIP_FORWARD_SECONDS)),
+      ArrowLeft: () => (e.shiftKey ? previousChapter() : jumpBack()),
+      ArrowRight: () => (e.shiftKey ? nextChapter() : jumpForward()),
       '[': () => stepRate(-1),
       ']': () => stepRate(1),
       m: toggleMute,

@@ -27,9 +27,9 @@ async function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Prom
   return new Response(JSON.stringify({ success: true }), { headers: { 'content-type': 'application/json' } });
 }
 
-function Listener({ position, duration }: { position: number; duration: number }) {
+function Listener({ position, duration, finished }: { position: number; duration: number; finished: boolean }) {
   const audioRef = useRef<HTMLAudioElement | null>(null);
-  useProgressSync(audioRef, { fileId: 'f1', loadKey: 1, position, duration });
+  useProgressSync(audioRef, { fileId: 'f1', loadKey: 1, position, duration, finished });
   return <audio data-testid="audio" ref={audioRef} src="/api/v1/drm/stream/tok1" />;
 }
 
@@ -41,14 +41,15 @@ function show() {
   const wrapper = ({ children }: { children: ReactNode }) => (
     <ApolloProvider client={client}>{children}</ApolloProvider>
   );
-  const view = render(<Listener position={30} duration={120} />, { wrapper });
+  const view = render(<Listener position={30} duration={120} finished={false} />, { wrapper });
   const audio = view.getByTestId('audio') as HTMLAudioElement;
   const fire = (type: string) => audio.dispatchEvent(new Event(type));
   return {
     ...view,
     audio,
     fire,
-    at: (position: number) => view.rerender(<Listener position={position} duration={120} />),
+    at: (position: number, finished = false) =>
+      view.rerender(<Listener position={position} duration={120} finished={finished} />),
   };
 }
 
@@ -117,5 +118,19 @@ describe('useProgressSync', () => {
     fire('pause');
     await settled();
     expect(saves[1]).toEqual({ via: 'graphql', position: 8, finished: false });
+  });
+
+  it('saves no unfinished position over a file marked finished while it played', async () => {
+    const { fire, at, unmount } = show();
+    fire('play');
+    at(50);
+    // The listener marks it finished (the mark itself goes to the server on its own): the pause
+    // that follows, hiding the page and leaving it keep quiet.
+    at(50, true);
+    fire('pause');
+    hidePage();
+    unmount();
+    await settled();
+    expect(saves).toEqual([]);
   });
 });

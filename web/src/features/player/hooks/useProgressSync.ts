@@ -12,6 +12,8 @@ interface Listening {
   loadKey: number;
   position: number;
   duration: number;
+  /** Shown finished (played to the end, or marked): no unfinished position is saved over it. */
+  finished: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export function useProgressSync(audioRef: RefObject<HTMLAudioElement | null>, li
     const current = (finished: boolean): ProgressUpdate | null => {
       // Signed out, an emptied element (stopped) or a file never played: nothing to save.
       if (!getToken() || !heard || !audio.getAttribute('src') || latest.current.fileId !== fileId) return null;
+      if (!finished && latest.current.finished) return null;
       const { position, duration } = latest.current;
       return { fileId, position: finished ? duration : position, finished };
     };
