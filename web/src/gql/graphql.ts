@@ -21,6 +21,18 @@ export type Scalars = {
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
+/** A user who listened in the period. */
+export type ActiveListener = {
+  __typename: 'ActiveListener';
+  email: Scalars['String']['output'];
+  /** Files listened to. */
+  files: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  /** Seconds listened. */
+  seconds: Scalars['Float']['output'];
+  userId: Scalars['ID']['output'];
+};
+
 /** What an API key may be used for. A key acts with at most the rights of its user. */
 export type ApiKeyScope =
   /** Administrators: Read, grant and revoke access to files. */
@@ -669,6 +681,14 @@ export type FinalizeUploadInput = {
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A book the caller played to its end, while they may still see it. */
+export type FinishedBook = {
+  __typename: 'FinishedBook';
+  file: AudioFile;
+  /** When it was marked finished (its last progress save). */
+  finishedAt: Scalars['DateTimeISO']['output'];
+};
+
 /** Who gets to see which file, and until when. */
 export type GrantAccessInput = {
   /** When the access ends; null for no expiry. Must be in the future. */
@@ -714,6 +734,32 @@ export type LibrarySort =
   | 'RECENTLY_PLAYED'
   /** By title, A to Z, ignoring case. */
   | 'TITLE';
+
+/** Administrators: listening over a period, across every user. */
+export type ListeningOverview = {
+  __typename: 'ListeningOverview';
+  /** The users who listened, most time first. */
+  activeListeners: Array<ActiveListener>;
+  /** The most played books by number of listeners. */
+  byListeners: Array<PlayedBook>;
+  /** The most played books by listening time. */
+  byTime: Array<PlayedBook>;
+  /** Users who listened. */
+  listenerCount: Scalars['Int']['output'];
+  /** The start of the period (it ends now). */
+  since: Scalars['DateTimeISO']['output'];
+  /** Seconds listened in all. */
+  totalSeconds: Scalars['Float']['output'];
+};
+
+/** Seconds listened in one day or one week (Monday to Sunday). */
+export type ListeningPeriod = {
+  __typename: 'ListeningPeriod';
+  /** Seconds of real listening (not seeking) in it. */
+  seconds: Scalars['Float']['output'];
+  /** Its first day, YYYY-MM-DD, in the asked time zone. */
+  start: Scalars['String']['output'];
+};
 
 /** Where the caller stopped in a file: their own position, kept across devices. */
 export type ListeningProgress = {
@@ -1015,6 +1061,19 @@ export type MutationUpdateUserArgs = {
   input: UpdateUserInput;
 };
 
+/** The caller's own listening: time per day and per week over every file they listened to, and the finished books they may still see. */
+export type MyListeningStats = {
+  __typename: 'MyListeningStats';
+  /** Oldest first, today last; days without listening count 0. */
+  days: Array<ListeningPeriod>;
+  /** Most recently finished first, at most 50. */
+  finished: Array<FinishedBook>;
+  /** The IANA time zone the days were cut in. */
+  timeZone: Scalars['String']['output'];
+  /** Oldest first, this week last. */
+  weeks: Array<ListeningPeriod>;
+};
+
 /** Where a page of a connection stands. Connections page forward, with first and after. */
 export type PageInfo = {
   __typename: 'PageInfo';
@@ -1026,6 +1085,16 @@ export type PageInfo = {
   hasPreviousPage: Scalars['Boolean']['output'];
   /** The first edge's cursor; null for an empty page. */
   startCursor: Maybe<Scalars['String']['output']>;
+};
+
+/** A book with the listening it had in the period. */
+export type PlayedBook = {
+  __typename: 'PlayedBook';
+  file: AudioFile;
+  /** Users who listened to it. */
+  listeners: Scalars['Int']['output'];
+  /** Seconds listened, all listeners together. */
+  seconds: Scalars['Float']['output'];
 };
 
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
@@ -1075,12 +1144,16 @@ export type Query = {
   fileAccessList: FileAccessData;
   /** Administrators: the users a file can be granted to (no live grant of it yet), searched by name or email, by name. */
   grantCandidates: UserPage;
+  /** Administrators: the most played books and the active listeners over the last days. */
+  listeningOverview: ListeningOverview;
   /** The signed-in user. */
   me: User;
   /** The signed-in user's active devices, most recent first. */
   myDevices: Array<DeviceSession>;
   /** The signed-in user's active devices as a cursor connection; most recent first, as myDevices. */
   myDevicesConnection: DeviceSessionConnection;
+  /** The caller's listening time per day and per week, and the books they finished. */
+  myListeningStats: MyListeningStats;
   /** Administrators: your unfinished uploads that can still be resumed, newest first. */
   myUploadSessions: Array<UploadSession>;
   /** Administrators: one of your uploads, with the chunks the server holds. */
@@ -1231,9 +1304,24 @@ export type QueryGrantCandidatesArgs = {
 
 
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryListeningOverviewArgs = {
+  days?: Scalars['Int']['input'];
+  limit?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryMyDevicesConnectionArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryMyListeningStatsArgs = {
+  days?: Scalars['Int']['input'];
+  timeZone?: Scalars['String']['input'];
+  weeks?: Scalars['Int']['input'];
 };
 
 
