@@ -134,7 +134,7 @@ export function AdminDashboardPage() {
                 icon={<ScheduleIcon />}
               >
                 <CardActions>
-                  <Button size="small" disabled>
+                  <Button size="small" onClick={() => void navigate('/admin/stats')}>
                     View Analytics
                   </Button>
                 </CardActions>
