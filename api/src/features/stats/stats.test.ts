@@ -48,6 +48,15 @@ async function mine(s: Session, query = ''): Promise<MyStats> {
 }
 const today = async (s: Session) => (await mine(s)).days.at(-1)!.seconds;
 
+/**
+ * The wall-clock time credited, give or take the real seconds the test's own requests took (a
+ * slow embedded database adds up to a couple between two saves).
+ */
+function expectAbout(seconds: number, expected: number) {
+  expect(seconds).toBeGreaterThanOrEqual(expected - 0.01);
+  expect(seconds).toBeLessThan(expected + 3);
+}
+
 const listener = async () => signIn(t, (await createUser(t)).email);
 
 describe('listening time', () => {
@@ -58,15 +67,15 @@ describe('listening time', () => {
     expect(await today(s)).toBe(0);
     await wait(s, 10);
     await save(s, file.id, 110);
-    expect(await today(s)).toBeCloseTo(10, 0);
+    expectAbout(await today(s), 10);
     // Twice the speed: 20 s of the book in 10 s is 10 s of listening.
     await wait(s, 10);
     await save(s, file.id, 130);
-    expect(await today(s)).toBeCloseTo(20, 0);
+    expectAbout(await today(s), 20);
     // A pause between two saves: only the 8 s the position moved count.
     await wait(s, 300);
     await save(s, file.id, 138);
-    expect(await today(s)).toBeCloseTo(28, 0);
+    expectAbout(await today(s), 28);
   });
 
   it('counts nothing for seeks, jumps back, saves in quick succession or faked long gaps', async () => {
@@ -85,7 +94,7 @@ describe('listening time', () => {
     // An hour claimed after an hour away counts at most two saves' worth (20 s).
     await wait(s, 3600);
     await save(s, file.id, 110 + 3600 - 100);
-    expect(await today(s)).toBeCloseTo(20, 0);
+    expectAbout(await today(s), 20);
   });
 
   it('never counts more than the wall clock when several files are saved at once', async () => {
@@ -98,8 +107,9 @@ describe('listening time', () => {
     await save(s, a.id, 10);
     await save(s, b.id, 10);
     // Both claimed the same 10 s: only the first counts (the second follows within a moment).
-    expect(await today(s)).toBeGreaterThanOrEqual(9.5);
-    expect(await today(s)).toBeLessThan(11);
+    const counted = await today(s);
+    expect(counted).toBeGreaterThanOrEqual(9.5);
+    expect(counted).toBeLessThan(13);
   });
 
   it('is kept apart per user: another listener sees none of it', async () => {
@@ -109,7 +119,7 @@ describe('listening time', () => {
     await save(alice, file.id, 0);
     await wait(alice, 10);
     await save(alice, file.id, 10);
-    expect(await today(alice)).toBeCloseTo(10, 0);
+    expectAbout(await today(alice), 10);
     expect(await today(bob)).toBe(0);
     const gql = await t.gql<{ myListeningStats: MyStats }>(
       '{ myListeningStats { days { seconds } weeks { seconds } } }',
@@ -176,13 +186,13 @@ describe('my listening stats', () => {
     await save(s, open.id, 100);
     let stats = await mine(s);
     expect(stats.finished.map((b) => b.file.title)).toEqual(['Open book', 'Granted book']);
-    expect(stats.days.at(-1)!.seconds).toBeCloseTo(10, 0);
+    expectAbout(stats.days.at(-1)!.seconds, 10);
 
     await t.app.orm.em.fork().nativeUpdate(FileAccess, { id: grant.id }, { canView: false });
     stats = await mine(s);
     expect(stats.finished.map((b) => b.file.title)).toEqual(['Open book']);
     expect(JSON.stringify(stats)).not.toContain('Granted book');
-    expect(stats.days.at(-1)!.seconds).toBeCloseTo(10, 0);
+    expectAbout(stats.days.at(-1)!.seconds, 10);
   });
 
   it('refuses a bad time zone or range with a clear message', async () => {

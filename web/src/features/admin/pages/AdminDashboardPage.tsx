@@ -134,7 +134,7 @@ export function AdminDashboardPage() {
                 icon={<ScheduleIcon />}
               >
                 <CardActions>
-                  <Button size="small" onClick={() => void navigate('/admin/stats')}>
+                  <Button size="small" disabled>
                     View Analytics
                   </Button>
                 </CardActions>
@@ -163,6 +163,9 @@ export function AdminDashboardPage() {
                   </Button>
                   <Button variant="outlined" onClick={() => void navigate('/admin/users/new')}>
                     Create New User
+                  </Button>
+                  <Button variant="outlined" onClick={() => void navigate('/admin/stats')}>
+                    Listening Stats
                   </Button>
                   <Button variant="outlined" onClick={() => void navigate('/admin/api-keys')}>
                     API Keys

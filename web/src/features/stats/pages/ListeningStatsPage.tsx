@@ -26,7 +26,7 @@ const WEEKS = 8;
 /** /stats: the listener's own time listened per day and per week, and the books they finished. */
 export function ListeningStatsPage() {
   const navigate = useNavigate();
-  const timeZone = useMemo(browserTimeZone, []);
+  const timeZone = useMemo(() => browserTimeZone(), []);
   const { data, loading, error } = useQuery(MyListeningStatsDocument, {
     variables: { days: DAYS, weeks: WEEKS, timeZone },
     fetchPolicy: 'cache-and-network',
