@@ -24,12 +24,15 @@ export type Scalars = {
 /** A user who listened in the period. */
 export type ActiveListener = {
   __typename: 'ActiveListener';
+  /** Their email address. */
   email: Scalars['String']['output'];
   /** Files listened to. */
   files: Scalars['Int']['output'];
+  /** Their name. */
   name: Scalars['String']['output'];
   /** Seconds listened. */
   seconds: Scalars['Float']['output'];
+  /** The user. */
   userId: Scalars['ID']['output'];
 };
 
@@ -684,6 +687,7 @@ export type FinalizeUploadInput = {
 /** A book the caller played to its end, while they may still see it. */
 export type FinishedBook = {
   __typename: 'FinishedBook';
+  /** The book. */
   file: AudioFile;
   /** When it was marked finished (its last progress save). */
   finishedAt: Scalars['DateTimeISO']['output'];
@@ -1090,6 +1094,7 @@ export type PageInfo = {
 /** A book with the listening it had in the period. */
 export type PlayedBook = {
   __typename: 'PlayedBook';
+  /** The book. */
   file: AudioFile;
   /** Users who listened to it. */
   listeners: Scalars['Int']['output'];

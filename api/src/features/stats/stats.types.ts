@@ -13,7 +13,7 @@ export class ListeningPeriod {
 
 @ObjectType({ description: 'A book the caller played to its end, while they may still see it.' })
 export class FinishedBook {
-  @Field(() => AudioFile)
+  @Field(() => AudioFile, { description: 'The book.' })
   file!: FileSummary;
 
   @Field({ description: 'When it was marked finished (its last progress save).' })
@@ -40,7 +40,7 @@ export class MyListeningStats {
 
 @ObjectType({ description: 'A book with the listening it had in the period.' })
 export class PlayedBook {
-  @Field(() => AudioFile)
+  @Field(() => AudioFile, { description: 'The book.' })
   file!: FileSummary;
 
   @Field(() => Float, { description: 'Seconds listened, all listeners together.' })
@@ -52,13 +52,13 @@ export class PlayedBook {
 
 @ObjectType({ description: 'A user who listened in the period.' })
 export class ActiveListener {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The user.' })
   userId!: string;
 
-  @Field()
+  @Field({ description: 'Their name.' })
   name!: string;
 
-  @Field()
+  @Field({ description: 'Their email address.' })
   email!: string;
 
   @Field(() => Float, { description: 'Seconds listened.' })
