@@ -11,6 +11,7 @@ import { filesFeature } from '../features/files/index.js';
 import { playbackFeature } from '../features/playback/index.js';
 import { progressFeature } from '../features/progress/index.js';
 import { ripDetectionFeature } from '../features/rip-detection/index.js';
+import { statsFeature } from '../features/stats/index.js';
 import { uploadsFeature } from '../features/uploads/index.js';
 import { usersFeature } from '../features/users/index.js';
 
@@ -31,6 +32,7 @@ export const features = [
   uploadsFeature,
   playbackFeature,
   progressFeature,
+  statsFeature,
   apiKeysFeature,
   ripDetectionFeature,
   dashboardFeature,

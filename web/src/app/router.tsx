@@ -22,10 +22,12 @@ const admin = {
   access: lazyPage(() => import('../features/admin/pages/FileAccessPage'), 'FileAccessPage'),
   apiKeys: lazyPage(() => import('../features/admin/pages/ApiKeysPage'), 'ApiKeysPage'),
   graphqlExplorer: lazyPage(() => import('../features/admin/pages/GraphqlExplorerPage'), 'GraphqlExplorerPage'),
+  listeningStats: lazyPage(() => import('../features/stats/pages/AdminListeningStatsPage'), 'AdminListeningStatsPage'),
 };
 const player = lazyPage(() => import('../features/player/pages/PlayerPage'), 'PlayerPage');
 const devices = lazyPage(() => import('../features/devices/pages/DevicesPage'), 'DevicesPage');
 const profile = lazyPage(() => import('../features/profile/pages/ProfilePage'), 'ProfilePage');
+const listeningStats = lazyPage(() => import('../features/stats/pages/ListeningStatsPage'), 'ListeningStatsPage');
 
 export const routes: RouteObject[] = [
   {
@@ -46,6 +48,7 @@ export const routes: RouteObject[] = [
               { path: 'player/:id', lazy: player },
               { path: 'devices', lazy: devices },
               { path: 'profile', lazy: profile },
+              { path: 'stats', lazy: listeningStats },
             ],
           },
           {
@@ -63,6 +66,7 @@ export const routes: RouteObject[] = [
               { path: 'files/:fileId/access', lazy: admin.access },
               { path: 'api-keys', lazy: admin.apiKeys },
               { path: 'graphql', lazy: admin.graphqlExplorer },
+              { path: 'stats', lazy: admin.listeningStats },
             ],
           },
         ],

@@ -21,6 +21,21 @@ export type Scalars = {
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
+/** A user who listened in the period. */
+export type ActiveListener = {
+  __typename: 'ActiveListener';
+  /** Their email address. */
+  email: Scalars['String']['output'];
+  /** Files listened to. */
+  files: Scalars['Int']['output'];
+  /** Their name. */
+  name: Scalars['String']['output'];
+  /** Seconds listened. */
+  seconds: Scalars['Float']['output'];
+  /** The user. */
+  userId: Scalars['ID']['output'];
+};
+
 /** What an API key may be used for. A key acts with at most the rights of its user. */
 export type ApiKeyScope =
   /** Administrators: Read, grant and revoke access to files. */
@@ -669,6 +684,15 @@ export type FinalizeUploadInput = {
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A book the caller played to its end, while they may still see it. */
+export type FinishedBook = {
+  __typename: 'FinishedBook';
+  /** The book. */
+  file: AudioFile;
+  /** When it was marked finished (its last progress save). */
+  finishedAt: Scalars['DateTimeISO']['output'];
+};
+
 /** Who gets to see which file, and until when. */
 export type GrantAccessInput = {
   /** When the access ends; null for no expiry. Must be in the future. */
@@ -714,6 +738,32 @@ export type LibrarySort =
   | 'RECENTLY_PLAYED'
   /** By title, A to Z, ignoring case. */
   | 'TITLE';
+
+/** Administrators: listening over a period, across every user. */
+export type ListeningOverview = {
+  __typename: 'ListeningOverview';
+  /** The users who listened, most time first. */
+  activeListeners: Array<ActiveListener>;
+  /** The most played books by number of listeners. */
+  byListeners: Array<PlayedBook>;
+  /** The most played books by listening time. */
+  byTime: Array<PlayedBook>;
+  /** Users who listened. */
+  listenerCount: Scalars['Int']['output'];
+  /** The start of the period (it ends now). */
+  since: Scalars['DateTimeISO']['output'];
+  /** Seconds listened in all. */
+  totalSeconds: Scalars['Float']['output'];
+};
+
+/** Seconds listened in one day or one week (Monday to Sunday). */
+export type ListeningPeriod = {
+  __typename: 'ListeningPeriod';
+  /** Seconds of real listening (not seeking) in it. */
+  seconds: Scalars['Float']['output'];
+  /** Its first day, YYYY-MM-DD, in the asked time zone. */
+  start: Scalars['String']['output'];
+};
 
 /** Where the caller stopped in a file: their own position, kept across devices. */
 export type ListeningProgress = {
@@ -1026,6 +1076,19 @@ export type MutationUpdateUserArgs = {
   input: UpdateUserInput;
 };
 
+/** The caller's own listening: time per day and per week over every file they listened to, and the finished books they may still see. */
+export type MyListeningStats = {
+  __typename: 'MyListeningStats';
+  /** Oldest first, today last; days without listening count 0. */
+  days: Array<ListeningPeriod>;
+  /** Most recently finished first, at most 50. */
+  finished: Array<FinishedBook>;
+  /** The IANA time zone the days were cut in. */
+  timeZone: Scalars['String']['output'];
+  /** Oldest first, this week last. */
+  weeks: Array<ListeningPeriod>;
+};
+
 /** Where a page of a connection stands. Connections page forward, with first and after. */
 export type PageInfo = {
   __typename: 'PageInfo';
@@ -1037,6 +1100,17 @@ export type PageInfo = {
   hasPreviousPage: Scalars['Boolean']['output'];
   /** The first edge's cursor; null for an empty page. */
   startCursor: Maybe<Scalars['String']['output']>;
+};
+
+/** A book with the listening it had in the period. */
+export type PlayedBook = {
+  __typename: 'PlayedBook';
+  /** The book. */
+  file: AudioFile;
+  /** Users who listened to it. */
+  listeners: Scalars['Int']['output'];
+  /** Seconds listened, all listeners together. */
+  seconds: Scalars['Float']['output'];
 };
 
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
@@ -1088,12 +1162,16 @@ export type Query = {
   finishedBooks: Array<AudioFile>;
   /** Administrators: the users a file can be granted to (no live grant of it yet), searched by name or email, by name. */
   grantCandidates: UserPage;
+  /** Administrators: the most played books and the active listeners over the last days. */
+  listeningOverview: ListeningOverview;
   /** The signed-in user. */
   me: User;
   /** The signed-in user's active devices, most recent first. */
   myDevices: Array<DeviceSession>;
   /** The signed-in user's active devices as a cursor connection; most recent first, as myDevices. */
   myDevicesConnection: DeviceSessionConnection;
+  /** The caller's listening time per day and per week, and the books they finished. */
+  myListeningStats: MyListeningStats;
   /** Administrators: your unfinished uploads that can still be resumed, newest first. */
   myUploadSessions: Array<UploadSession>;
   /** Administrators: one of your uploads, with the chunks the server holds. */
@@ -1250,9 +1328,24 @@ export type QueryGrantCandidatesArgs = {
 
 
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryListeningOverviewArgs = {
+  days?: Scalars['Int']['input'];
+  limit?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryMyDevicesConnectionArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryMyListeningStatsArgs = {
+  days?: Scalars['Int']['input'];
+  timeZone?: Scalars['String']['input'];
+  weeks?: Scalars['Int']['input'];
 };
 
 
@@ -1960,6 +2053,24 @@ export type UpdateMyDetailsMutationVariables = Exact<{
 
 export type UpdateMyDetailsMutation = { updateMyDetails: { __typename: 'User', id: string, name: string, email: string, role: UserRole, isAdmin: boolean, isLocked: boolean, lockUntil: string | null, createdAt: string, avatarUrl: string | null, sessionCount: number, hasMultipleSessions: boolean } };
 
+export type MyListeningStatsQueryVariables = Exact<{
+  days: Scalars['Int']['input'];
+  weeks: Scalars['Int']['input'];
+  timeZone: Scalars['String']['input'];
+}>;
+
+
+export type MyListeningStatsQuery = { myListeningStats: { __typename: 'MyListeningStats', timeZone: string, days: Array<{ __typename: 'ListeningPeriod', start: string, seconds: number }>, weeks: Array<{ __typename: 'ListeningPeriod', start: string, seconds: number }>, finished: Array<{ __typename: 'FinishedBook', finishedAt: string, file: { __typename: 'AudioFile', id: string, title: string, coverThumbnailUrl: string | null } }> } };
+
+export type ListeningOverviewQueryVariables = Exact<{
+  days: Scalars['Int']['input'];
+}>;
+
+
+export type ListeningOverviewQuery = { listeningOverview: { __typename: 'ListeningOverview', since: string, totalSeconds: number, listenerCount: number, byTime: Array<{ __typename: 'PlayedBook', seconds: number, listeners: number, file: { __typename: 'AudioFile', id: string, title: string } }>, byListeners: Array<{ __typename: 'PlayedBook', seconds: number, listeners: number, file: { __typename: 'AudioFile', id: string, title: string } }>, activeListeners: Array<{ __typename: 'ActiveListener', userId: string, name: string, email: string, seconds: number, files: number }> } };
+
+export type PlayedBookFieldsFragment = { __typename: 'PlayedBook', seconds: number, listeners: number, file: { __typename: 'AudioFile', id: string, title: string } };
+
 export const ApiKeyRowFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ApiKeyRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKeyView"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"userEmail"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"rateLimitPerMinute"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedIp"}}]}}]} as unknown as DocumentNode<ApiKeyRowFragment, unknown>;
 export const AdminChapterFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdminChapter"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chapter"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"fileId"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"startTime"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"order"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"plainSize"}},{"kind":"Field","name":{"kind":"Name","value":"encryptedSize"}},{"kind":"Field","name":{"kind":"Name","value":"finalizedAt"}},{"kind":"Field","name":{"kind":"Name","value":"error"}}]}}]} as unknown as DocumentNode<AdminChapterFragment, unknown>;
 export const AdminRipAlertFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdminRipAlert"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RipAlert"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"rule"}},{"kind":"Field","name":{"kind":"Name","value":"speed"}},{"kind":"Field","name":{"kind":"Name","value":"windowSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"accountLocked"}},{"kind":"Field","name":{"kind":"Name","value":"at"}}]}}]} as unknown as DocumentNode<AdminRipAlertFragment, unknown>;
@@ -1969,6 +2080,7 @@ export const SessionUserFragmentDoc = {"kind":"Document","definitions":[{"kind":
 export const SessionDeviceFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionDevice"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DeviceSession"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deviceId"}},{"kind":"Field","name":{"kind":"Name","value":"deviceName"}},{"kind":"Field","name":{"kind":"Name","value":"deviceType"}},{"kind":"Field","name":{"kind":"Name","value":"ipAddress"}},{"kind":"Field","name":{"kind":"Name","value":"lastActivity"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"isCurrent"}}]}}]} as unknown as DocumentNode<SessionDeviceFragment, unknown>;
 export const LibraryFileFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<LibraryFileFragment, unknown>;
 export const CheckpointItemFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CheckpointItem"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Checkpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"fileId"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<CheckpointItemFragment, unknown>;
+export const PlayedBookFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PlayedBookFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PlayedBook"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seconds"}},{"kind":"Field","name":{"kind":"Name","value":"listeners"}},{"kind":"Field","name":{"kind":"Name","value":"file"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}}]}}]}}]} as unknown as DocumentNode<PlayedBookFieldsFragment, unknown>;
 export const AdminFileAccessDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AdminFileAccess"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fileAccessList"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fileId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"file"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}}]}},{"kind":"Field","name":{"kind":"Name","value":"grants"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"canView"}},{"kind":"Field","name":{"kind":"Name","value":"grantedAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"email"}}]}}]}}]}}]}}]} as unknown as DocumentNode<AdminFileAccessQuery, AdminFileAccessQueryVariables>;
 export const AdminGrantCandidatesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AdminGrantCandidates"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"search"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"grantCandidates"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fileId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}}},{"kind":"Argument","name":{"kind":"Name","value":"search"},"value":{"kind":"Variable","name":{"kind":"Name","value":"search"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"20"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"email"}}]}}]}}]}}]} as unknown as DocumentNode<AdminGrantCandidatesQuery, AdminGrantCandidatesQueryVariables>;
 export const AdminGrantAccessDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AdminGrantAccess"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GrantAccessInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"grantAccess"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<AdminGrantAccessMutation, AdminGrantAccessMutationVariables>;
@@ -2023,3 +2135,5 @@ export const DeleteCheckpointDocument = {"kind":"Document","definitions":[{"kind
 export const SaveProgressDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SaveProgress"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SaveProgressInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"saveProgress"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fileId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fileId"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<SaveProgressMutation, SaveProgressMutationVariables>;
 export const MarkFinishedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"MarkFinished"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"finished"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"markFinished"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fileId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}}},{"kind":"Argument","name":{"kind":"Name","value":"finished"},"value":{"kind":"Variable","name":{"kind":"Name","value":"finished"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fileId"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<MarkFinishedMutation, MarkFinishedMutationVariables>;
 export const UpdateMyDetailsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateMyDetails"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateDetailsInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateMyDetails"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionUser"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionUser"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"isAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"isLocked"}},{"kind":"Field","name":{"kind":"Name","value":"lockUntil"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"avatarUrl"}},{"kind":"Field","name":{"kind":"Name","value":"sessionCount"}},{"kind":"Field","name":{"kind":"Name","value":"hasMultipleSessions"}}]}}]} as unknown as DocumentNode<UpdateMyDetailsMutation, UpdateMyDetailsMutationVariables>;
+export const MyListeningStatsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"MyListeningStats"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"days"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"weeks"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"timeZone"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"myListeningStats"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"days"},"value":{"kind":"Variable","name":{"kind":"Name","value":"days"}}},{"kind":"Argument","name":{"kind":"Name","value":"weeks"},"value":{"kind":"Variable","name":{"kind":"Name","value":"weeks"}}},{"kind":"Argument","name":{"kind":"Name","value":"timeZone"},"value":{"kind":"Variable","name":{"kind":"Name","value":"timeZone"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"timeZone"}},{"kind":"Field","name":{"kind":"Name","value":"days"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"start"}},{"kind":"Field","name":{"kind":"Name","value":"seconds"}}]}},{"kind":"Field","name":{"kind":"Name","value":"weeks"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"start"}},{"kind":"Field","name":{"kind":"Name","value":"seconds"}}]}},{"kind":"Field","name":{"kind":"Name","value":"finished"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}},{"kind":"Field","name":{"kind":"Name","value":"file"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}}]}}]}}]}}]}}]} as unknown as DocumentNode<MyListeningStatsQuery, MyListeningStatsQueryVariables>;
+export const ListeningOverviewDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListeningOverview"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"days"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"listeningOverview"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"days"},"value":{"kind":"Variable","name":{"kind":"Name","value":"days"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"10"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"since"}},{"kind":"Field","name":{"kind":"Name","value":"totalSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"listenerCount"}},{"kind":"Field","name":{"kind":"Name","value":"byTime"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PlayedBookFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"byListeners"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PlayedBookFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"activeListeners"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"seconds"}},{"kind":"Field","name":{"kind":"Name","value":"files"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PlayedBookFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PlayedBook"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seconds"}},{"kind":"Field","name":{"kind":"Name","value":"listeners"}},{"kind":"Field","name":{"kind":"Name","value":"file"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}}]}}]}}]} as unknown as DocumentNode<ListeningOverviewQuery, ListeningOverviewQueryVariables>;

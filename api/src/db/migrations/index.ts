@@ -4,6 +4,7 @@ import { Migration20261125012134_listening_progress } from './Migration202611250
 import { Migration20261125012315_coverThumbnails } from './Migration20261125012315_coverThumbnails.js';
 import { Migration20261125013608_api_keys } from './Migration20261125013608_api_keys.js';
 import { Migration20261128175034_finished_at } from './Migration20261128175034_finished_at.js';
+import { Migration20261128175635_listening_hours } from './Migration20261128175635_listening_hours.js';
 
 /** Listed explicitly, in order, so migrations run the same from dist/ and from Vitest. */
 export const migrationsList: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125012315_coverThumbnails', class: Migration20261125012315_coverThumbnails },
   { name: 'Migration20261125013608_api_keys', class: Migration20261125013608_api_keys },
   { name: 'Migration20261128175034_finished_at', class: Migration20261128175034_finished_at },
+  { name: 'Migration20261128175635_listening_hours', class: Migration20261128175635_listening_hours },
 ];

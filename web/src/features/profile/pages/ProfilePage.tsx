@@ -1,4 +1,5 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import BarChartIcon from '@mui/icons-material/BarChart';
 import DevicesIcon from '@mui/icons-material/Devices';
 import LibraryMusicIcon from '@mui/icons-material/LibraryMusic';
 import LogoutIcon from '@mui/icons-material/Logout';
@@ -44,6 +45,9 @@ export function ProfilePage() {
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
               <Button variant="outlined" startIcon={<DevicesIcon />} onClick={() => void navigate('/devices')}>
                 Manage Devices
+              </Button>
+              <Button variant="outlined" startIcon={<BarChartIcon />} onClick={() => void navigate('/stats')}>
+                Listening Stats
               </Button>
               {isAdmin && (
                 <Button
