@@ -99,6 +99,8 @@ export type ApiKeyView = {
 /** An uploaded audio file. Its bytes are reachable only through a stream session. */
 export type AudioFile = {
   __typename: 'AudioFile';
+  /** Authors in credit order. */
+  authors: Array<Person>;
   /** Chapters in playing order. */
   chapters: Array<Chapter>;
   /** The cover as a data: URL when it is stored inline, on a single file only: null in lists, where coverUrl serves every cover. */
@@ -119,18 +121,32 @@ export type AudioFile = {
   fileAccesses: Array<FileAccessGrant>;
   /** The name the file was uploaded with. */
   filename: Scalars['String']['output'];
+  /** Genres, as the book names them. */
+  genres: Array<Scalars['String']['output']>;
   /** The file id. */
   id: Scalars['ID']['output'];
   /** Public files are visible to every signed-in user. */
   isPublic: Scalars['Boolean']['output'];
+  /** The language as written; null when unknown. */
+  language: Maybe<Scalars['String']['output']>;
   /** The audio type, read from the content (for example audio/mpeg). */
   mimeType: Scalars['String']['output'];
+  /** Narrators in credit order. */
+  narrators: Array<Person>;
   /** The caller's own listening position in this file; null when they have not played it. */
   progress: Maybe<ListeningProgress>;
+  /** The publisher; null when unknown. */
+  publisher: Maybe<Scalars['String']['output']>;
+  /** Its series and place in it; null when none. */
+  series: Maybe<SeriesPlace>;
   /** Size in bytes. */
   size: Scalars['Float']['output'];
+  /** The subtitle; null when there is none. */
+  subtitle: Maybe<Scalars['String']['output']>;
   /** The title shown in the library. */
   title: Scalars['String']['output'];
+  /** The year of publication; null when unknown. */
+  year: Maybe<Scalars['Int']['output']>;
 };
 
 /** A page of audio files in a stable order, for sync: ask for first items after a cursor. */
@@ -247,6 +263,28 @@ export type BackupStatus = {
   lastFailure: Maybe<BackupRun>;
   /** The latest scheduled run that completed. */
   lastSuccess: Maybe<BackupRun>;
+};
+
+/** A book's details. On upload, a value given wins over the file's tag and a blank one takes the tag; when editing, an omitted field stays as it is and a blank one or an empty list clears it. */
+export type BookDetailsInput = {
+  /** Authors in credit order. */
+  authors?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Genres. */
+  genres?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The language, as written (for example "English" or "en"). */
+  language?: InputMaybe<Scalars['String']['input']>;
+  /** Narrators in credit order. */
+  narrators?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The publisher. */
+  publisher?: InputMaybe<Scalars['String']['input']>;
+  /** The name of the series. */
+  series?: InputMaybe<Scalars['String']['input']>;
+  /** The position in the series as written ("1", "2.5"). */
+  seriesPosition?: InputMaybe<Scalars['String']['input']>;
+  /** The subtitle, up to 200 characters. */
+  subtitle?: InputMaybe<Scalars['String']['input']>;
+  /** The year of publication. */
+  year?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A range of a file, cut, encrypted and streamed as AES-128 HLS once finalized. */
@@ -398,6 +436,17 @@ export type CreatedApiKey = {
   apiKey: ApiKeyView;
   /** The whole key (pal_...), to send as `Authorization: Bearer <secret>`. Shown once. */
   secret: Scalars['String']['output'];
+};
+
+/** A person and how many of the books you may see credit them in the role listed. */
+export type CreditedPerson = {
+  __typename: 'CreditedPerson';
+  /** Books you may see that credit them in this role. */
+  bookCount: Scalars['Int']['output'];
+  /** The person id. */
+  id: Scalars['ID']['output'];
+  /** Their name. */
+  name: Scalars['String']['output'];
 };
 
 /** Figures for the administrator dashboard. */
@@ -661,12 +710,39 @@ export type FinalizeSummary = {
 
 /** The file details given when a chunked upload is completed. Covers go through POST /api/v1/audio/upload/finalize/{uploadId}. */
 export type FinalizeUploadInput = {
+  /** Authors in credit order. */
+  authors?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Free text about the file. */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** Genres. */
+  genres?: InputMaybe<Array<Scalars['String']['input']>>;
   /** True makes the file visible to every signed-in user. */
   isPublic?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The language, as written (for example "English" or "en"). */
+  language?: InputMaybe<Scalars['String']['input']>;
+  /** Narrators in credit order. */
+  narrators?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The publisher. */
+  publisher?: InputMaybe<Scalars['String']['input']>;
+  /** The name of the series. */
+  series?: InputMaybe<Scalars['String']['input']>;
+  /** The position in the series as written ("1", "2.5"). */
+  seriesPosition?: InputMaybe<Scalars['String']['input']>;
+  /** The subtitle, up to 200 characters. */
+  subtitle?: InputMaybe<Scalars['String']['input']>;
   /** Blank: the title tag of the file, else the file name without its extension. */
   title?: InputMaybe<Scalars['String']['input']>;
+  /** The year of publication. */
+  year?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A genre and how many of the books you may see have it. */
+export type GenreCount = {
+  __typename: 'GenreCount';
+  /** Books you may see with this genre. */
+  bookCount: Scalars['Int']['output'];
+  /** The genre as the books name it. */
+  name: Scalars['String']['output'];
 };
 
 /** Who gets to see which file, and until when. */
@@ -818,6 +894,8 @@ export type Mutation = {
   terminateUserSession: Scalars['Boolean']['output'];
   /** Administrators: lift the policy lock and the temporary lock. */
   unlockUser: User;
+  /** Administrators: change a file's book details (authors, narrators, series, genres and the rest). */
+  updateBook: AudioFile;
   /** Administrators: change a chapter. A failed chapter becomes pending again. */
   updateChapter: Chapter;
   /** Administrators: change a file. To upload a cover, use PUT /api/v1/admin/files/{id} (multipart). */
@@ -989,6 +1067,13 @@ export type MutationUnlockUserArgs = {
 
 
 /** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationUpdateBookArgs = {
+  fileId: Scalars['ID']['input'];
+  input: BookDetailsInput;
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationUpdateChapterArgs = {
   chapterId: Scalars['ID']['input'];
   fileId: Scalars['ID']['input'];
@@ -1028,6 +1113,35 @@ export type PageInfo = {
   startCursor: Maybe<Scalars['String']['output']>;
 };
 
+/** A person credited on books: an author, a narrator, or both. */
+export type Person = {
+  __typename: 'Person';
+  /** The person id. */
+  id: Scalars['ID']['output'];
+  /** The name as first written on a book. */
+  name: Scalars['String']['output'];
+};
+
+/** A person with the books you may see that they wrote and that they read. */
+export type PersonBooks = {
+  __typename: 'PersonBooks';
+  /** Books they wrote, A to Z. */
+  authored: Array<AudioFile>;
+  /** Books they narrate, A to Z. */
+  narrated: Array<AudioFile>;
+  /** The person. */
+  person: Person;
+};
+
+/** One page of people, A to Z, and how many match in all. */
+export type PersonPage = {
+  __typename: 'PersonPage';
+  /** The people of this page. */
+  items: Array<CreditedPerson>;
+  /** People matching, across all pages. */
+  total: Scalars['Int']['output'];
+};
+
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type Query = {
   __typename: 'Query';
@@ -1057,6 +1171,10 @@ export type Query = {
   auditLog: AuditLogPage;
   /** Administrators: the audit log as a cursor connection, for sync; newest first, as auditLog. */
   auditLogConnection: AuditLogEntryConnection;
+  /** An author or narrator with the books you may see that they wrote and read. NOT_FOUND when you may see none of them. */
+  author: PersonBooks;
+  /** Authors of the books you may see, A to Z, each with how many of those books they wrote. */
+  authors: PersonPage;
   /** Counts of a file's chapters by status. */
   chapterStatus: ChapterSummary;
   /** A file's chapters in order, for anyone who may see the file. */
@@ -1073,6 +1191,8 @@ export type Query = {
   fileAccessConnection: FileAccessGrantConnection;
   /** Administrators: a file and its grants, for the Manage Access screen. */
   fileAccessList: FileAccessData;
+  /** Genres of the books you may see, A to Z, with how many books each. */
+  genres: Array<GenreCount>;
   /** Administrators: the users a file can be granted to (no live grant of it yet), searched by name or email, by name. */
   grantCandidates: UserPage;
   /** The signed-in user. */
@@ -1083,6 +1203,12 @@ export type Query = {
   myDevicesConnection: DeviceSessionConnection;
   /** Administrators: your unfinished uploads that can still be resumed, newest first. */
   myUploadSessions: Array<UploadSession>;
+  /** Narrators of the books you may see, A to Z, each with how many of those books they read. */
+  narrators: PersonPage;
+  /** A series with the books of it you may see, in order. NOT_FOUND when you may see none of them. */
+  series: SeriesBooks;
+  /** Series of the books you may see, A to Z, each with how many of them. */
+  seriesList: SeriesPage;
   /** Administrators: one of your uploads, with the chunks the server holds. */
   uploadSession: UploadSession;
   /** Administrators: how many accounts exist. */
@@ -1148,9 +1274,13 @@ export type QueryAudioFileArgs = {
 
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAudioFilesArgs = {
+  authorId: InputMaybe<Scalars['ID']['input']>;
+  genre: InputMaybe<Scalars['String']['input']>;
   limit?: Scalars['Int']['input'];
+  narratorId: InputMaybe<Scalars['ID']['input']>;
   offset?: Scalars['Int']['input'];
   search: InputMaybe<Scalars['String']['input']>;
+  seriesId: InputMaybe<Scalars['ID']['input']>;
   sort?: LibrarySort;
 };
 
@@ -1158,8 +1288,12 @@ export type QueryAudioFilesArgs = {
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAudioFilesConnectionArgs = {
   after: InputMaybe<Scalars['String']['input']>;
+  authorId: InputMaybe<Scalars['ID']['input']>;
   first?: Scalars['Int']['input'];
+  genre: InputMaybe<Scalars['String']['input']>;
+  narratorId: InputMaybe<Scalars['ID']['input']>;
   search: InputMaybe<Scalars['String']['input']>;
+  seriesId: InputMaybe<Scalars['ID']['input']>;
   sort?: LibrarySort;
 };
 
@@ -1175,6 +1309,20 @@ export type QueryAuditLogArgs = {
 export type QueryAuditLogConnectionArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryAuthorArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryAuthorsArgs = {
+  limit?: Scalars['Int']['input'];
+  offset?: Scalars['Int']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1234,6 +1382,28 @@ export type QueryGrantCandidatesArgs = {
 export type QueryMyDevicesConnectionArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryNarratorsArgs = {
+  limit?: Scalars['Int']['input'];
+  offset?: Scalars['Int']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QuerySeriesArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QuerySeriesListArgs = {
+  limit?: Scalars['Int']['input'];
+  offset?: Scalars['Int']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1350,6 +1520,62 @@ export type SegmentStorage =
   | 'database'
   /** As files under DATA_DIR. */
   | 'filesystem';
+
+/** A series of books. */
+export type Series = {
+  __typename: 'Series';
+  /** The series id. */
+  id: Scalars['ID']['output'];
+  /** The name as first written on a book. */
+  name: Scalars['String']['output'];
+};
+
+/** A book of a series. */
+export type SeriesBook = {
+  __typename: 'SeriesBook';
+  /** The book. */
+  file: AudioFile;
+  /** Its position as written; null when unknown. */
+  position: Maybe<Scalars['String']['output']>;
+};
+
+/** A series with the books of it you may see, in series order. */
+export type SeriesBooks = {
+  __typename: 'SeriesBooks';
+  /** Numbered positions in order, then the rest by title. */
+  books: Array<SeriesBook>;
+  /** The series. */
+  series: Series;
+};
+
+/** A series and how many of its books you may see. */
+export type SeriesEntry = {
+  __typename: 'SeriesEntry';
+  /** Books of the series you may see. */
+  bookCount: Scalars['Int']['output'];
+  /** The series id. */
+  id: Scalars['ID']['output'];
+  /** Its name. */
+  name: Scalars['String']['output'];
+};
+
+/** One page of series, A to Z, and how many match in all. */
+export type SeriesPage = {
+  __typename: 'SeriesPage';
+  /** The series of this page. */
+  items: Array<SeriesEntry>;
+  /** Series matching, across all pages. */
+  total: Scalars['Int']['output'];
+};
+
+/** A book's place in a series. */
+export type SeriesPlace = {
+  __typename: 'SeriesPlace';
+  /** Its position as written ("1", "2.5"); null when unknown. */
+  position: Maybe<Scalars['String']['output']>;
+  /** The series. */
+  series: Series;
+};
 
 /** A signed URL for seeking; a changed byte or a later expiry makes it invalid. */
 export type SignedUrlGrant = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../../validation.js';
 import { coverSizes } from './cover-thumbnail.js';
 import { CoverStorage } from './cover.entity.js';
 import { FileStatusFilter } from './files.types.js';
@@ -45,3 +46,13 @@ export const coverSizeSchema = z
   .enum(coverSizes, { error: "size must be 'full' or 'thumbnail'" })
   .default('full')
   .meta({ description: 'thumbnail: a WebP copy at most 512 px on its long side.' });
+
+/** The library's filters by book details (REST query and GraphQL arguments); each narrows the list. */
+export const libraryFilterSchema = z.object({
+  authorId: idSchema.nullish().meta({ description: 'Only books this person wrote.' }),
+  narratorId: idSchema.nullish().meta({ description: 'Only books this person reads.' }),
+  seriesId: idSchema.nullish().meta({ description: 'Only books of this series.' }),
+  genre: z.string().max(200, 'genre must be at most 200 characters').nullish().meta({
+    description: 'Only books with this genre, as the genres list names it.',
+  }),
+});
