@@ -23,6 +23,10 @@ const admin = {
   apiKeys: lazyPage(() => import('../features/admin/pages/ApiKeysPage'), 'ApiKeysPage'),
   graphqlExplorer: lazyPage(() => import('../features/admin/pages/GraphqlExplorerPage'), 'GraphqlExplorerPage'),
 };
+const catalog = {
+  author: lazyPage(() => import('../features/catalog/pages/AuthorPage'), 'AuthorPage'),
+  series: lazyPage(() => import('../features/catalog/pages/SeriesPage'), 'SeriesPage'),
+};
 const player = lazyPage(() => import('../features/player/pages/PlayerPage'), 'PlayerPage');
 const devices = lazyPage(() => import('../features/devices/pages/DevicesPage'), 'DevicesPage');
 const profile = lazyPage(() => import('../features/profile/pages/ProfilePage'), 'ProfilePage');
@@ -44,6 +48,8 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, lazy: library },
               { path: 'player/:id', lazy: player },
+              { path: 'authors/:id', lazy: catalog.author },
+              { path: 'series/:id', lazy: catalog.series },
               { path: 'devices', lazy: devices },
               { path: 'profile', lazy: profile },
             ],

@@ -15,7 +15,7 @@ import { fileViewSchema, presentFile, presentFiles } from './file-view.js';
 import {
   coverSizeSchema,
   fileStatusSchema,
-  libraryFilterSchema,
+  libraryFilterQuerySchema,
   librarySortSchema,
   updateFileSchema,
 } from './files.schemas.js';
@@ -44,14 +44,14 @@ export const filesRoutes = routes([
     caller: 'signedIn',
     query: listQuerySchema('Case-insensitive substring of the title or description.').extend({
       sort: librarySortSchema.default(librarySortSchema.enum.RECENTLY_ADDED).meta({ description: anyCase }),
-      ...libraryFilterSchema.shape,
+      ...libraryFilterQuerySchema.shape,
     }),
     answers: { 200: { description: 'One page of files and how many match in all.', json: filePage } },
     scopes: [ApiKeyScope.LIBRARY_READ],
     async handle({ ctx, req, res }) {
       const { search, offset, limit, sort } = readListQuery(req);
       const filters = Object.fromEntries(
-        Object.keys(libraryFilterSchema.shape).map((name) => [name, req.query[name]]),
+        Object.keys(libraryFilterQuerySchema.shape).map((name) => [name, req.query[name]]),
       ) as files.LibraryArgs;
       const page = await files.listLibrary(ctx, { ...filters, search, offset, limit, sort });
       sendData(res, await presentFiles(page.items, createFileLoaders(ctx.em)), { total: page.total });

@@ -47,12 +47,28 @@ export const coverSizeSchema = z
   .default('full')
   .meta({ description: 'thumbnail: a WebP copy at most 512 px on its long side.' });
 
-/** The library's filters by book details (REST query and GraphQL arguments); each narrows the list. */
+const libraryFilters = {
+  authorId: idSchema.meta({ description: 'Only books this person wrote.' }),
+  narratorId: idSchema.meta({ description: 'Only books this person reads.' }),
+  seriesId: idSchema.meta({ description: 'Only books of this series.' }),
+  genre: z
+    .string()
+    .max(200, 'genre must be at most 200 characters')
+    .meta({ description: 'Only books with this genre, as the genres list names it.' }),
+};
+
+/** The library's filters by book details (GraphQL arguments, null meaning none); each narrows the list. */
 export const libraryFilterSchema = z.object({
-  authorId: idSchema.nullish().meta({ description: 'Only books this person wrote.' }),
-  narratorId: idSchema.nullish().meta({ description: 'Only books this person reads.' }),
-  seriesId: idSchema.nullish().meta({ description: 'Only books of this series.' }),
-  genre: z.string().max(200, 'genre must be at most 200 characters').nullish().meta({
-    description: 'Only books with this genre, as the genres list names it.',
-  }),
+  authorId: libraryFilters.authorId.nullish(),
+  narratorId: libraryFilters.narratorId.nullish(),
+  seriesId: libraryFilters.seriesId.nullish(),
+  genre: libraryFilters.genre.nullish(),
+});
+
+/** The same filters as REST query strings. */
+export const libraryFilterQuerySchema = z.object({
+  authorId: libraryFilters.authorId.optional(),
+  narratorId: libraryFilters.narratorId.optional(),
+  seriesId: libraryFilters.seriesId.optional(),
+  genre: libraryFilters.genre.optional(),
 });
