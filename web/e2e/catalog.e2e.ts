@@ -1,4 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
@@ -6,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, PHONE, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
+import { signInAsAdmin } from './support/admin';
 import { signInThroughUi } from './support/ui';
 
 // Authors and series as a listener meets them: the library filtered by author, an author's page
@@ -61,6 +66,71 @@ async function shelf() {
   for (const file of [second, first, other]) await grantAccess(user.id, file.id);
   return { user, author, series, second, first, other };
 }
+
+/** An MP3 whose ID3 tags name a title, an author, a narrator, a series and its position, and a genre. */
+function taggedMp3(tag: string): string {
+  const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'pal-e2e-tags-')), 'tagged-book.mp3');
+  const meta = {
+    title: `Tagged Road ${tag}`,
+    artist: `Tag Author ${tag}`,
+    NARRATOR: 'Tag Narrator',
+    SERIES: `Tag Series ${tag}`,
+    'SERIES-PART': '3',
+    genre: 'Adventure',
+    date: '2020',
+  };
+  execFileSync(ffmpeg, [
+    ...['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=3'],
+    ...['-c:a', 'libmp3lame', '-id3v2_version', '3'],
+    ...Object.entries(meta).flatMap(([k, v]) => ['-metadata', `${k}=${v}`]),
+    out,
+  ]);
+  return out;
+}
+
+describe('book details on upload and edit', () => {
+  it('shows the tags read from the picked file, prefilled and editable, and stores what was sent', async () => {
+    const tag = Date.now().toString(36);
+    const { page, context } = await newDevice(browser);
+    await signInAsAdmin(page);
+    await page.goto('/admin/files/upload');
+    await page.getByLabel('Audio file', { exact: true }).setInputFiles(taggedMp3(tag));
+    await page.getByText('Details below were read from the tags of tagged-book.mp3').waitFor();
+    expect(await page.getByLabel(/^Title/).inputValue()).toBe(`Tagged Road ${tag}`);
+    expect(await page.getByLabel('Authors').inputValue()).toBe(`Tag Author ${tag}`);
+    expect(await page.getByLabel('Narrators').inputValue()).toBe('Tag Narrator');
+    expect(await page.getByLabel('Series', { exact: true }).inputValue()).toBe(`Tag Series ${tag}`);
+    expect(await page.getByLabel('Position in series').inputValue()).toBe('3');
+    expect(await page.getByLabel('Year').inputValue()).toBe('2020');
+    expect(await page.getByLabel('Genres').inputValue()).toBe('Adventure');
+    // What the administrator types wins over the tag.
+    await page.getByLabel('Narrators').fill('Typed Narrator; Tag Narrator');
+    await screenshot(page, 'admin-upload-tags-read');
+    await page.getByRole('button', { name: 'Upload File' }).click();
+    await page.waitForURL('**/admin/files');
+
+    const row = page.getByRole('row').filter({ hasText: `Tagged Road ${tag}` });
+    await row.getByRole('button', { name: `Edit Tagged Road ${tag}` }).click();
+    await page.getByRole('heading', { name: 'Book Details' }).waitFor();
+    await expect
+      .poll(() => page.getByLabel('Narrators').inputValue(), { timeout: 5000 })
+      .toBe('Typed Narrator; Tag Narrator');
+    expect(await page.getByLabel('Authors').inputValue()).toBe(`Tag Author ${tag}`);
+    await page.getByLabel('Publisher').fill('Edited Press');
+    await page.getByLabel('Position in series').fill('3.5');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('File updated successfully!').waitFor();
+    const books = await rest<{ data: { name: string; bookCount: number }[] }>(
+      'GET',
+      `/series?search=${encodeURIComponent(`Tag Series ${tag}`)}`,
+      undefined,
+      await adminApi(),
+    );
+    expect(books.body.data).toMatchObject([{ name: `Tag Series ${tag}`, bookCount: 1 }]);
+    await context.close();
+  });
+});
 
 describe('authors and series', () => {
   it('filters the library by author, and opens the author page from a card', async () => {
