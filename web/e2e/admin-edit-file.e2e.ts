@@ -29,7 +29,7 @@ describe('admin: edit a file', () => {
     await row.getByRole('button', { name: `Edit ${title}` }).click();
 
     await page.getByRole('heading', { name: 'Edit File' }).waitFor();
-    await expect.poll(() => page.getByLabel('Title').inputValue(), { timeout: 5000 }).toBe(title);
+    await expect.poll(() => page.getByLabel(/^Title/).inputValue(), { timeout: 5000 }).toBe(title);
     expect(await page.getByText('File Information').isVisible()).toBe(true);
     expect(await page.getByText('audio/mpeg').isVisible()).toBe(true);
     // No cover yet: the storage choice is offered.
@@ -40,11 +40,11 @@ describe('admin: edit a file', () => {
       .toBeGreaterThan(0);
 
     // A blank title is refused; the alert goes as soon as the title is typed again.
-    await page.getByLabel('Title').fill('');
+    await page.getByLabel(/^Title/).fill('');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(visible(page, 'Please enter a title for the audio file'), { timeout: 5000 }).toBe(true);
     const renamed = `${title} renamed`;
-    await page.getByLabel('Title').fill(renamed);
+    await page.getByLabel(/^Title/).fill(renamed);
     expect(await page.getByText('Please enter a title for the audio file').count()).toBe(0);
     await page.getByLabel('Description').fill('A calmer description');
     await page.getByLabel('Public', { exact: true }).check();

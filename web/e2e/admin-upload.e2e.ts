@@ -28,14 +28,14 @@ describe('admin: upload audio', () => {
 
     await audioInput(page).setInputFiles(makeAudio(20));
     // The title defaults to the file name without its extension.
-    await expect.poll(() => page.getByLabel('Title').inputValue(), { timeout: 5000 }).toBe('tone-20s');
+    await expect.poll(() => page.getByLabel(/^Title/).inputValue(), { timeout: 5000 }).toBe('tone-20s');
     expect(await page.getByLabel('Use Chunked Upload').isVisible()).toBe(true);
-    await page.getByLabel('Title').fill('');
+    await page.getByLabel(/^Title/).fill('');
     await page.getByRole('button', { name: 'Upload File' }).click();
     await expect.poll(visible(page, 'Please enter a title for the audio file'), { timeout: 5000 }).toBe(true);
 
     const title = `Plain upload ${randomUUID().slice(0, 6)}`;
-    await page.getByLabel('Title').fill(title);
+    await page.getByLabel(/^Title/).fill(title);
     await page.getByLabel('Description').fill('Uploaded in one request');
     await page.getByLabel('Make this file public').check();
     await page.getByLabel('Cover image', { exact: true }).setInputFiles(makeCover('blue'));
@@ -107,7 +107,7 @@ describe('admin: upload audio', () => {
     await screenshot(page, 'admin-upload-chunked-complete');
 
     const title = `Chunked upload ${randomUUID().slice(0, 6)}`;
-    await page.getByLabel('Title').fill(title);
+    await page.getByLabel(/^Title/).fill(title);
     const finalizeAt = Date.now();
     await page.getByRole('button', { name: 'Complete Upload' }).click();
     await expect.poll(visible(page, 'File uploaded successfully using chunked upload!'), { timeout: 5000 }).toBe(true);

@@ -2,6 +2,7 @@ import type { Feature } from '../feature.js';
 import { accessFeature } from '../features/access/index.js';
 import { apiKeysFeature } from '../features/api-keys/index.js';
 import { auditFeature } from '../features/audit/index.js';
+import { catalogFeature } from '../features/catalog/index.js';
 import { backupFeature } from '../features/backup/index.js';
 import { authFeature } from '../features/auth/index.js';
 import { chaptersFeature } from '../features/chapters/index.js';
@@ -29,6 +30,7 @@ export const features = [
   chaptersFeature,
   checkpointsFeature,
   accessFeature,
+  catalogFeature,
   uploadsFeature,
   playbackFeature,
   progressFeature,

@@ -23,6 +23,7 @@ export const tags = {
   library: 'The files you may see and their covers.',
   chapters: 'Chapters: listing, editing, finalizing into AES-128 HLS, and their playback.',
   streaming: "Stream sessions, signed seek URLs and the audio bytes behind them; an API key's audio.",
+  catalog: 'Authors, narrators, series and genres of the books you may see; book details (edited by administrators).',
   checkpoints: 'Your bookmarks in a file.',
   progress: 'Where you are in each file; continue listening.',
   stats: 'Your listening time and finished books; for administrators, the most played books and active listeners.',

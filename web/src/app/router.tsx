@@ -24,6 +24,10 @@ const admin = {
   graphqlExplorer: lazyPage(() => import('../features/admin/pages/GraphqlExplorerPage'), 'GraphqlExplorerPage'),
   listeningStats: lazyPage(() => import('../features/stats/pages/AdminListeningStatsPage'), 'AdminListeningStatsPage'),
 };
+const catalog = {
+  author: lazyPage(() => import('../features/catalog/pages/AuthorPage'), 'AuthorPage'),
+  series: lazyPage(() => import('../features/catalog/pages/SeriesPage'), 'SeriesPage'),
+};
 const player = lazyPage(() => import('../features/player/pages/PlayerPage'), 'PlayerPage');
 const devices = lazyPage(() => import('../features/devices/pages/DevicesPage'), 'DevicesPage');
 const profile = lazyPage(() => import('../features/profile/pages/ProfilePage'), 'ProfilePage');
@@ -46,6 +50,8 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, lazy: library },
               { path: 'player/:id', lazy: player },
+              { path: 'authors/:id', lazy: catalog.author },
+              { path: 'series/:id', lazy: catalog.series },
               { path: 'devices', lazy: devices },
               { path: 'profile', lazy: profile },
               { path: 'stats', lazy: listeningStats },

@@ -114,6 +114,8 @@ export type ApiKeyView = {
 /** An uploaded audio file. Its bytes are reachable only through a stream session. */
 export type AudioFile = {
   __typename: 'AudioFile';
+  /** Authors in credit order. */
+  authors: Array<Person>;
   /** Chapters in playing order. */
   chapters: Array<Chapter>;
   /** The cover as a data: URL when it is stored inline, on a single file only: null in lists, where coverUrl serves every cover. */
@@ -134,18 +136,32 @@ export type AudioFile = {
   fileAccesses: Array<FileAccessGrant>;
   /** The name the file was uploaded with. */
   filename: Scalars['String']['output'];
+  /** Genres, as the book names them. */
+  genres: Array<Scalars['String']['output']>;
   /** The file id. */
   id: Scalars['ID']['output'];
   /** Public files are visible to every signed-in user. */
   isPublic: Scalars['Boolean']['output'];
+  /** The language as written; null when unknown. */
+  language: Maybe<Scalars['String']['output']>;
   /** The audio type, read from the content (for example audio/mpeg). */
   mimeType: Scalars['String']['output'];
+  /** Narrators in credit order. */
+  narrators: Array<Person>;
   /** The caller's own listening position in this file; null when they have not played it. */
   progress: Maybe<ListeningProgress>;
+  /** The publisher; null when unknown. */
+  publisher: Maybe<Scalars['String']['output']>;
+  /** Its series and place in it; null when none. */
+  series: Maybe<SeriesPlace>;
   /** Size in bytes. */
   size: Scalars['Float']['output'];
+  /** The subtitle; null when there is none. */
+  subtitle: Maybe<Scalars['String']['output']>;
   /** The title shown in the library. */
   title: Scalars['String']['output'];
+  /** The year of publication; null when unknown. */
+  year: Maybe<Scalars['Int']['output']>;
 };
 
 /** A page of audio files in a stable order, for sync: ask for first items after a cursor. */
@@ -262,6 +278,28 @@ export type BackupStatus = {
   lastFailure: Maybe<BackupRun>;
   /** The latest scheduled run that completed. */
   lastSuccess: Maybe<BackupRun>;
+};
+
+/** A book's details. On upload, a value given wins over the file's tag and a blank one takes the tag; when editing, an omitted field stays as it is and a blank one or an empty list clears it. */
+export type BookDetailsInput = {
+  /** Authors in credit order. */
+  authors?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Genres. */
+  genres?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The language, as written (for example "English" or "en"). */
+  language?: InputMaybe<Scalars['String']['input']>;
+  /** Narrators in credit order. */
+  narrators?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The publisher. */
+  publisher?: InputMaybe<Scalars['String']['input']>;
+  /** The name of the series. */
+  series?: InputMaybe<Scalars['String']['input']>;
+  /** The position in the series as written ("1", "2.5"). */
+  seriesPosition?: InputMaybe<Scalars['String']['input']>;
+  /** The subtitle, up to 200 characters. */
+  subtitle?: InputMaybe<Scalars['String']['input']>;
+  /** The year of publication. */
+  year?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A range of a file, cut, encrypted and streamed as AES-128 HLS once finalized. */
@@ -413,6 +451,17 @@ export type CreatedApiKey = {
   apiKey: ApiKeyView;
   /** The whole key (pal_...), to send as `Authorization: Bearer <secret>`. Shown once. */
   secret: Scalars['String']['output'];
+};
+
+/** A person and how many of the books you may see credit them in the role listed. */
+export type CreditedPerson = {
+  __typename: 'CreditedPerson';
+  /** Books you may see that credit them in this role. */
+  bookCount: Scalars['Int']['output'];
+  /** The person id. */
+  id: Scalars['ID']['output'];
+  /** Their name. */
+  name: Scalars['String']['output'];
 };
 
 /** Figures for the administrator dashboard. */
@@ -676,12 +725,30 @@ export type FinalizeSummary = {
 
 /** The file details given when a chunked upload is completed. Covers go through POST /api/v1/audio/upload/finalize/{uploadId}. */
 export type FinalizeUploadInput = {
+  /** Authors in credit order. */
+  authors?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Free text about the file. */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** Genres. */
+  genres?: InputMaybe<Array<Scalars['String']['input']>>;
   /** True makes the file visible to every signed-in user. */
   isPublic?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The language, as written (for example "English" or "en"). */
+  language?: InputMaybe<Scalars['String']['input']>;
+  /** Narrators in credit order. */
+  narrators?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The publisher. */
+  publisher?: InputMaybe<Scalars['String']['input']>;
+  /** The name of the series. */
+  series?: InputMaybe<Scalars['String']['input']>;
+  /** The position in the series as written ("1", "2.5"). */
+  seriesPosition?: InputMaybe<Scalars['String']['input']>;
+  /** The subtitle, up to 200 characters. */
+  subtitle?: InputMaybe<Scalars['String']['input']>;
   /** Blank: the title tag of the file, else the file name without its extension. */
   title?: InputMaybe<Scalars['String']['input']>;
+  /** The year of publication. */
+  year?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A book the caller played to its end, while they may still see it. */
@@ -691,6 +758,15 @@ export type FinishedBook = {
   file: AudioFile;
   /** When it was marked finished (its last progress save). */
   finishedAt: Scalars['DateTimeISO']['output'];
+};
+
+/** A genre and how many of the books you may see have it. */
+export type GenreCount = {
+  __typename: 'GenreCount';
+  /** Books you may see with this genre. */
+  bookCount: Scalars['Int']['output'];
+  /** The genre as the books name it. */
+  name: Scalars['String']['output'];
 };
 
 /** Who gets to see which file, and until when. */
@@ -872,6 +948,8 @@ export type Mutation = {
   terminateUserSession: Scalars['Boolean']['output'];
   /** Administrators: lift the policy lock and the temporary lock. */
   unlockUser: User;
+  /** Administrators: change a file's book details (authors, narrators, series, genres and the rest). */
+  updateBook: AudioFile;
   /** Administrators: change a chapter. A failed chapter becomes pending again. */
   updateChapter: Chapter;
   /** Administrators: change a file. To upload a cover, use PUT /api/v1/admin/files/{id} (multipart). */
@@ -1050,6 +1128,13 @@ export type MutationUnlockUserArgs = {
 
 
 /** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationUpdateBookArgs = {
+  fileId: Scalars['ID']['input'];
+  input: BookDetailsInput;
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationUpdateChapterArgs = {
   chapterId: Scalars['ID']['input'];
   fileId: Scalars['ID']['input'];
@@ -1102,6 +1187,35 @@ export type PageInfo = {
   startCursor: Maybe<Scalars['String']['output']>;
 };
 
+/** A person credited on books: an author, a narrator, or both. */
+export type Person = {
+  __typename: 'Person';
+  /** The person id. */
+  id: Scalars['ID']['output'];
+  /** The name as first written on a book. */
+  name: Scalars['String']['output'];
+};
+
+/** A person with the books you may see that they wrote and that they read. */
+export type PersonBooks = {
+  __typename: 'PersonBooks';
+  /** Books they wrote, A to Z. */
+  authored: Array<AudioFile>;
+  /** Books they narrate, A to Z. */
+  narrated: Array<AudioFile>;
+  /** The person. */
+  person: Person;
+};
+
+/** One page of people, A to Z, and how many match in all. */
+export type PersonPage = {
+  __typename: 'PersonPage';
+  /** The people of this page. */
+  items: Array<CreditedPerson>;
+  /** People matching, across all pages. */
+  total: Scalars['Int']['output'];
+};
+
 /** A book with the listening it had in the period. */
 export type PlayedBook = {
   __typename: 'PlayedBook';
@@ -1142,6 +1256,10 @@ export type Query = {
   auditLog: AuditLogPage;
   /** Administrators: the audit log as a cursor connection, for sync; newest first, as auditLog. */
   auditLogConnection: AuditLogEntryConnection;
+  /** An author or narrator with the books you may see that they wrote and read. NOT_FOUND when you may see none of them. */
+  author: PersonBooks;
+  /** Authors of the books you may see, A to Z, each with how many of those books they wrote. */
+  authors: PersonPage;
   /** Counts of a file's chapters by status. */
   chapterStatus: ChapterSummary;
   /** A file's chapters in order, for anyone who may see the file. */
@@ -1160,6 +1278,8 @@ export type Query = {
   fileAccessList: FileAccessData;
   /** Files the caller has finished, most recently finished first (files they may still see). */
   finishedBooks: Array<AudioFile>;
+  /** Genres of the books you may see, A to Z, with how many books each. */
+  genres: Array<GenreCount>;
   /** Administrators: the users a file can be granted to (no live grant of it yet), searched by name or email, by name. */
   grantCandidates: UserPage;
   /** Administrators: the most played books and the active listeners over the last days. */
@@ -1174,6 +1294,12 @@ export type Query = {
   myListeningStats: MyListeningStats;
   /** Administrators: your unfinished uploads that can still be resumed, newest first. */
   myUploadSessions: Array<UploadSession>;
+  /** Narrators of the books you may see, A to Z, each with how many of those books they read. */
+  narrators: PersonPage;
+  /** A series with the books of it you may see, in order. NOT_FOUND when you may see none of them. */
+  series: SeriesBooks;
+  /** Series of the books you may see, A to Z, each with how many of them. */
+  seriesList: SeriesPage;
   /** Administrators: one of your uploads, with the chunks the server holds. */
   uploadSession: UploadSession;
   /** Administrators: how many accounts exist. */
@@ -1239,9 +1365,13 @@ export type QueryAudioFileArgs = {
 
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAudioFilesArgs = {
+  authorId: InputMaybe<Scalars['ID']['input']>;
+  genre: InputMaybe<Scalars['String']['input']>;
   limit?: Scalars['Int']['input'];
+  narratorId: InputMaybe<Scalars['ID']['input']>;
   offset?: Scalars['Int']['input'];
   search: InputMaybe<Scalars['String']['input']>;
+  seriesId: InputMaybe<Scalars['ID']['input']>;
   sort?: LibrarySort;
 };
 
@@ -1249,8 +1379,12 @@ export type QueryAudioFilesArgs = {
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryAudioFilesConnectionArgs = {
   after: InputMaybe<Scalars['String']['input']>;
+  authorId: InputMaybe<Scalars['ID']['input']>;
   first?: Scalars['Int']['input'];
+  genre: InputMaybe<Scalars['String']['input']>;
+  narratorId: InputMaybe<Scalars['ID']['input']>;
   search: InputMaybe<Scalars['String']['input']>;
+  seriesId: InputMaybe<Scalars['ID']['input']>;
   sort?: LibrarySort;
 };
 
@@ -1266,6 +1400,20 @@ export type QueryAuditLogArgs = {
 export type QueryAuditLogConnectionArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryAuthorArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryAuthorsArgs = {
+  limit?: Scalars['Int']['input'];
+  offset?: Scalars['Int']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1346,6 +1494,28 @@ export type QueryMyListeningStatsArgs = {
   days?: Scalars['Int']['input'];
   timeZone?: Scalars['String']['input'];
   weeks?: Scalars['Int']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryNarratorsArgs = {
+  limit?: Scalars['Int']['input'];
+  offset?: Scalars['Int']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QuerySeriesArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QuerySeriesListArgs = {
+  limit?: Scalars['Int']['input'];
+  offset?: Scalars['Int']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1462,6 +1632,62 @@ export type SegmentStorage =
   | 'database'
   /** As files under DATA_DIR. */
   | 'filesystem';
+
+/** A series of books. */
+export type Series = {
+  __typename: 'Series';
+  /** The series id. */
+  id: Scalars['ID']['output'];
+  /** The name as first written on a book. */
+  name: Scalars['String']['output'];
+};
+
+/** A book of a series. */
+export type SeriesBook = {
+  __typename: 'SeriesBook';
+  /** The book. */
+  file: AudioFile;
+  /** Its position as written; null when unknown. */
+  position: Maybe<Scalars['String']['output']>;
+};
+
+/** A series with the books of it you may see, in series order. */
+export type SeriesBooks = {
+  __typename: 'SeriesBooks';
+  /** Numbered positions in order, then the rest by title. */
+  books: Array<SeriesBook>;
+  /** The series. */
+  series: Series;
+};
+
+/** A series and how many of its books you may see. */
+export type SeriesEntry = {
+  __typename: 'SeriesEntry';
+  /** Books of the series you may see. */
+  bookCount: Scalars['Int']['output'];
+  /** The series id. */
+  id: Scalars['ID']['output'];
+  /** Its name. */
+  name: Scalars['String']['output'];
+};
+
+/** One page of series, A to Z, and how many match in all. */
+export type SeriesPage = {
+  __typename: 'SeriesPage';
+  /** The series of this page. */
+  items: Array<SeriesEntry>;
+  /** Series matching, across all pages. */
+  total: Scalars['Int']['output'];
+};
+
+/** A book's place in a series. */
+export type SeriesPlace = {
+  __typename: 'SeriesPlace';
+  /** Its position as written ("1", "2.5"); null when unknown. */
+  position: Maybe<Scalars['String']['output']>;
+  /** The series. */
+  series: Series;
+};
 
 /** A signed URL for seeking; a changed byte or a later expiry makes it invalid. */
 export type SignedUrlGrant = {
@@ -1821,7 +2047,7 @@ export type AdminFileQueryVariables = Exact<{
 }>;
 
 
-export type AdminFileQuery = { adminFile: { __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverUrl: string | null } };
+export type AdminFileQuery = { adminFile: { __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverUrl: string | null, subtitle: string | null, year: number | null, publisher: string | null, genres: Array<string>, language: string | null, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null } };
 
 export type AdminUpdateFileMutationVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -1961,6 +2187,37 @@ export type SecurityEventsSubscriptionVariables = Exact<{ [key: string]: never; 
 
 export type SecurityEventsSubscription = { securityEvents: { __typename: 'SecurityEvent', type: SecurityEventType, message: string, fileId: string | null, at: string } };
 
+export type BookCreditsFragment = { __typename: 'AudioFile', authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null };
+
+export type BookDetailsFieldsFragment = { __typename: 'AudioFile', subtitle: string | null, year: number | null, publisher: string | null, genres: Array<string>, language: string | null, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null };
+
+export type LibraryFilterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LibraryFilterChoicesQuery = { authors: { __typename: 'PersonPage', items: Array<{ __typename: 'CreditedPerson', id: string, name: string, bookCount: number }> }, narrators: { __typename: 'PersonPage', items: Array<{ __typename: 'CreditedPerson', id: string, name: string, bookCount: number }> }, seriesList: { __typename: 'SeriesPage', items: Array<{ __typename: 'SeriesEntry', id: string, name: string, bookCount: number }> }, genres: Array<{ __typename: 'GenreCount', name: string, bookCount: number }> };
+
+export type AuthorBooksQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type AuthorBooksQuery = { author: { __typename: 'PersonBooks', person: { __typename: 'Person', id: string, name: string }, authored: Array<{ __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null }>, narrated: Array<{ __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null }> } };
+
+export type SeriesBooksQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type SeriesBooksQuery = { series: { __typename: 'SeriesBooks', series: { __typename: 'Series', id: string, name: string }, books: Array<{ __typename: 'SeriesBook', position: string | null, file: { __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null } }> } };
+
+export type UpdateBookMutationVariables = Exact<{
+  fileId: Scalars['ID']['input'];
+  input: BookDetailsInput;
+}>;
+
+
+export type UpdateBookMutation = { updateBook: { __typename: 'AudioFile', id: string, subtitle: string | null, year: number | null, publisher: string | null, genres: Array<string>, language: string | null, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null } };
+
 export type MyDevicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1978,34 +2235,38 @@ export type DeactivateOtherDevicesMutationVariables = Exact<{ [key: string]: nev
 
 export type DeactivateOtherDevicesMutation = { deactivateOtherDevices: number };
 
-export type LibraryFileFragment = { __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null };
+export type LibraryFileFragment = { __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null };
 
 export type AudioFilesQueryVariables = Exact<{
   search: InputMaybe<Scalars['String']['input']>;
   sort: InputMaybe<LibrarySort>;
   offset: InputMaybe<Scalars['Int']['input']>;
   limit: InputMaybe<Scalars['Int']['input']>;
+  authorId: InputMaybe<Scalars['ID']['input']>;
+  narratorId: InputMaybe<Scalars['ID']['input']>;
+  seriesId: InputMaybe<Scalars['ID']['input']>;
+  genre: InputMaybe<Scalars['String']['input']>;
 }>;
 
 
-export type AudioFilesQuery = { audioFiles: { __typename: 'AudioFilePage', total: number, items: Array<{ __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null }> } };
+export type AudioFilesQuery = { audioFiles: { __typename: 'AudioFilePage', total: number, items: Array<{ __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null }> } };
 
 export type ContinueListeningQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ContinueListeningQuery = { continueListening: Array<{ __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null }> };
+export type ContinueListeningQuery = { continueListening: Array<{ __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null }> };
 
 export type FinishedBooksQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type FinishedBooksQuery = { finishedBooks: Array<{ __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null }> };
+export type FinishedBooksQuery = { finishedBooks: Array<{ __typename: 'AudioFile', id: string, title: string, description: string | null, filename: string, size: number, duration: number, mimeType: string, isPublic: boolean, createdAt: string, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null }> };
 
 export type PlayerFileQueryVariables = Exact<{
   id: Scalars['ID']['input'];
 }>;
 
 
-export type PlayerFileQuery = { audioFile: { __typename: 'AudioFile', id: string, title: string, description: string | null, duration: number, mimeType: string, isPublic: boolean, coverUrl: string | null, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null, chapters: Array<{ __typename: 'Chapter', id: string, label: string, startTime: number, endTime: number | null, order: number, status: ChapterStatus }> } };
+export type PlayerFileQuery = { audioFile: { __typename: 'AudioFile', id: string, title: string, description: string | null, duration: number, mimeType: string, isPublic: boolean, coverUrl: string | null, coverThumbnailUrl: string | null, progress: { __typename: 'ListeningProgress', position: number, finished: boolean } | null, chapters: Array<{ __typename: 'Chapter', id: string, label: string, startTime: number, endTime: number | null, order: number, status: ChapterStatus }>, authors: Array<{ __typename: 'Person', id: string, name: string }>, narrators: Array<{ __typename: 'Person', id: string, name: string }>, series: { __typename: 'SeriesPlace', position: string | null, series: { __typename: 'Series', id: string, name: string } } | null } };
 
 export type CheckpointItemFragment = { __typename: 'Checkpoint', id: string, fileId: string, userId: string, timestamp: number, name: string, description: string | null, createdAt: string };
 
@@ -2078,7 +2339,9 @@ export const AdminFileRowFragmentDoc = {"kind":"Document","definitions":[{"kind"
 export const AdminUserRowFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdminUserRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"isAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"isLocked"}},{"kind":"Field","name":{"kind":"Name","value":"lockUntil"}},{"kind":"Field","name":{"kind":"Name","value":"sessionCount"}},{"kind":"Field","name":{"kind":"Name","value":"hasMultipleSessions"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"ripSuspectedAt"}}]}}]} as unknown as DocumentNode<AdminUserRowFragment, unknown>;
 export const SessionUserFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionUser"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"isAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"isLocked"}},{"kind":"Field","name":{"kind":"Name","value":"lockUntil"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"avatarUrl"}},{"kind":"Field","name":{"kind":"Name","value":"sessionCount"}},{"kind":"Field","name":{"kind":"Name","value":"hasMultipleSessions"}}]}}]} as unknown as DocumentNode<SessionUserFragment, unknown>;
 export const SessionDeviceFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionDevice"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DeviceSession"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deviceId"}},{"kind":"Field","name":{"kind":"Name","value":"deviceName"}},{"kind":"Field","name":{"kind":"Name","value":"deviceType"}},{"kind":"Field","name":{"kind":"Name","value":"ipAddress"}},{"kind":"Field","name":{"kind":"Name","value":"lastActivity"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"isCurrent"}}]}}]} as unknown as DocumentNode<SessionDeviceFragment, unknown>;
-export const LibraryFileFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<LibraryFileFragment, unknown>;
+export const BookCreditsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}}]} as unknown as DocumentNode<BookCreditsFragment, unknown>;
+export const BookDetailsFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookDetailsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookCredits"}},{"kind":"Field","name":{"kind":"Name","value":"subtitle"}},{"kind":"Field","name":{"kind":"Name","value":"year"}},{"kind":"Field","name":{"kind":"Name","value":"publisher"}},{"kind":"Field","name":{"kind":"Name","value":"genres"}},{"kind":"Field","name":{"kind":"Name","value":"language"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}}]} as unknown as DocumentNode<BookDetailsFieldsFragment, unknown>;
+export const LibraryFileFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookCredits"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}}]} as unknown as DocumentNode<LibraryFileFragment, unknown>;
 export const CheckpointItemFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CheckpointItem"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Checkpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"fileId"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<CheckpointItemFragment, unknown>;
 export const PlayedBookFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PlayedBookFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PlayedBook"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seconds"}},{"kind":"Field","name":{"kind":"Name","value":"listeners"}},{"kind":"Field","name":{"kind":"Name","value":"file"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}}]}}]}}]} as unknown as DocumentNode<PlayedBookFieldsFragment, unknown>;
 export const AdminFileAccessDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AdminFileAccess"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fileAccessList"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fileId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"file"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}}]}},{"kind":"Field","name":{"kind":"Name","value":"grants"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"canView"}},{"kind":"Field","name":{"kind":"Name","value":"grantedAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"email"}}]}}]}}]}}]}}]} as unknown as DocumentNode<AdminFileAccessQuery, AdminFileAccessQueryVariables>;
@@ -2102,7 +2365,7 @@ export const AdminDashboardDocument = {"kind":"Document","definitions":[{"kind":
 export const CreateBackupLinkDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateBackupLink"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createBackupLink"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]} as unknown as DocumentNode<CreateBackupLinkMutation, CreateBackupLinkMutationVariables>;
 export const AdminRipAlertsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"AdminRipAlerts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ripAlerts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AdminRipAlert"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdminRipAlert"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RipAlert"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"rule"}},{"kind":"Field","name":{"kind":"Name","value":"speed"}},{"kind":"Field","name":{"kind":"Name","value":"windowSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"accountLocked"}},{"kind":"Field","name":{"kind":"Name","value":"at"}}]}}]} as unknown as DocumentNode<AdminRipAlertsSubscription, AdminRipAlertsSubscriptionVariables>;
 export const AdminFilesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AdminFiles"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"search"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"status"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FileStatusFilter"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offset"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"adminFiles"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"search"},"value":{"kind":"Variable","name":{"kind":"Name","value":"search"}}},{"kind":"Argument","name":{"kind":"Name","value":"status"},"value":{"kind":"Variable","name":{"kind":"Name","value":"status"}}},{"kind":"Argument","name":{"kind":"Name","value":"offset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offset"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AdminFileRow"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdminFileRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverUrl"}}]}}]} as unknown as DocumentNode<AdminFilesQuery, AdminFilesQueryVariables>;
-export const AdminFileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AdminFile"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"adminFile"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AdminFileRow"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdminFileRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverUrl"}}]}}]} as unknown as DocumentNode<AdminFileQuery, AdminFileQueryVariables>;
+export const AdminFileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AdminFile"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"adminFile"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AdminFileRow"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookDetailsFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdminFileRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverUrl"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookDetailsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookCredits"}},{"kind":"Field","name":{"kind":"Name","value":"subtitle"}},{"kind":"Field","name":{"kind":"Name","value":"year"}},{"kind":"Field","name":{"kind":"Name","value":"publisher"}},{"kind":"Field","name":{"kind":"Name","value":"genres"}},{"kind":"Field","name":{"kind":"Name","value":"language"}}]}}]} as unknown as DocumentNode<AdminFileQuery, AdminFileQueryVariables>;
 export const AdminUpdateFileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AdminUpdateFile"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateFileInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateFile"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AdminFileRow"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdminFileRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverUrl"}}]}}]} as unknown as DocumentNode<AdminUpdateFileMutation, AdminUpdateFileMutationVariables>;
 export const AdminDeleteFileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AdminDeleteFile"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteFile"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}]}}]} as unknown as DocumentNode<AdminDeleteFileMutation, AdminDeleteFileMutationVariables>;
 export const AdminStreamSessionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AdminStreamSession"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createStreamSession"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fileId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionToken"}},{"kind":"Field","name":{"kind":"Name","value":"streamUrl"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}}]}}]}}]} as unknown as DocumentNode<AdminStreamSessionMutation, AdminStreamSessionMutationVariables>;
@@ -2122,13 +2385,17 @@ export const LoginDocument = {"kind":"Document","definitions":[{"kind":"Operatio
 export const RegisterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Register"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RegisterInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"register"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"requiresDeviceApproval"}},{"kind":"Field","name":{"kind":"Name","value":"token"}},{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionUser"}}]}},{"kind":"Field","name":{"kind":"Name","value":"deviceSession"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionDevice"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionUser"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"isAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"isLocked"}},{"kind":"Field","name":{"kind":"Name","value":"lockUntil"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"avatarUrl"}},{"kind":"Field","name":{"kind":"Name","value":"sessionCount"}},{"kind":"Field","name":{"kind":"Name","value":"hasMultipleSessions"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionDevice"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DeviceSession"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deviceId"}},{"kind":"Field","name":{"kind":"Name","value":"deviceName"}},{"kind":"Field","name":{"kind":"Name","value":"deviceType"}},{"kind":"Field","name":{"kind":"Name","value":"ipAddress"}},{"kind":"Field","name":{"kind":"Name","value":"lastActivity"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"isCurrent"}}]}}]} as unknown as DocumentNode<RegisterMutation, RegisterMutationVariables>;
 export const LogoutDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Logout"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logout"}}]}}]} as unknown as DocumentNode<LogoutMutation, LogoutMutationVariables>;
 export const SecurityEventsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"SecurityEvents"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"securityEvents"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"fileId"}},{"kind":"Field","name":{"kind":"Name","value":"at"}}]}}]}}]} as unknown as DocumentNode<SecurityEventsSubscription, SecurityEventsSubscriptionVariables>;
+export const LibraryFilterChoicesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LibraryFilterChoices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"bookCount"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"bookCount"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"seriesList"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"bookCount"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"genres"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"bookCount"}}]}}]}}]} as unknown as DocumentNode<LibraryFilterChoicesQuery, LibraryFilterChoicesQueryVariables>;
+export const AuthorBooksDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AuthorBooks"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"author"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"person"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"authored"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LibraryFile"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrated"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LibraryFile"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookCredits"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<AuthorBooksQuery, AuthorBooksQueryVariables>;
+export const SeriesBooksDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SeriesBooks"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"books"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"file"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LibraryFile"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookCredits"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<SeriesBooksQuery, SeriesBooksQueryVariables>;
+export const UpdateBookDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateBook"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"BookDetailsInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateBook"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fileId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookDetailsFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookDetailsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookCredits"}},{"kind":"Field","name":{"kind":"Name","value":"subtitle"}},{"kind":"Field","name":{"kind":"Name","value":"year"}},{"kind":"Field","name":{"kind":"Name","value":"publisher"}},{"kind":"Field","name":{"kind":"Name","value":"genres"}},{"kind":"Field","name":{"kind":"Name","value":"language"}}]}}]} as unknown as DocumentNode<UpdateBookMutation, UpdateBookMutationVariables>;
 export const MyDevicesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"MyDevices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"myDevices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionDevice"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionDevice"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DeviceSession"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deviceId"}},{"kind":"Field","name":{"kind":"Name","value":"deviceName"}},{"kind":"Field","name":{"kind":"Name","value":"deviceType"}},{"kind":"Field","name":{"kind":"Name","value":"ipAddress"}},{"kind":"Field","name":{"kind":"Name","value":"lastActivity"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"isCurrent"}}]}}]} as unknown as DocumentNode<MyDevicesQuery, MyDevicesQueryVariables>;
 export const DeactivateDeviceDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeactivateDevice"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"deviceId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deactivateDevice"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"deviceId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"deviceId"}}}]}]}}]} as unknown as DocumentNode<DeactivateDeviceMutation, DeactivateDeviceMutationVariables>;
 export const DeactivateOtherDevicesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeactivateOtherDevices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deactivateOtherDevices"}}]}}]} as unknown as DocumentNode<DeactivateOtherDevicesMutation, DeactivateOtherDevicesMutationVariables>;
-export const AudioFilesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AudioFiles"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"search"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sort"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"LibrarySort"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offset"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"audioFiles"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"search"},"value":{"kind":"Variable","name":{"kind":"Name","value":"search"}}},{"kind":"Argument","name":{"kind":"Name","value":"sort"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sort"}}},{"kind":"Argument","name":{"kind":"Name","value":"offset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offset"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LibraryFile"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<AudioFilesQuery, AudioFilesQueryVariables>;
-export const ContinueListeningDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ContinueListening"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"continueListening"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"12"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LibraryFile"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<ContinueListeningQuery, ContinueListeningQueryVariables>;
-export const FinishedBooksDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FinishedBooks"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"finishedBooks"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"12"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LibraryFile"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<FinishedBooksQuery, FinishedBooksQueryVariables>;
-export const PlayerFileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PlayerFile"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"audioFile"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"coverUrl"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}},{"kind":"Field","name":{"kind":"Name","value":"chapters"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"startTime"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"order"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<PlayerFileQuery, PlayerFileQueryVariables>;
+export const AudioFilesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AudioFiles"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"search"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sort"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"LibrarySort"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offset"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"authorId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"narratorId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"seriesId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"genre"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"audioFiles"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"search"},"value":{"kind":"Variable","name":{"kind":"Name","value":"search"}}},{"kind":"Argument","name":{"kind":"Name","value":"sort"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sort"}}},{"kind":"Argument","name":{"kind":"Name","value":"offset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offset"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}},{"kind":"Argument","name":{"kind":"Name","value":"authorId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"authorId"}}},{"kind":"Argument","name":{"kind":"Name","value":"narratorId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"narratorId"}}},{"kind":"Argument","name":{"kind":"Name","value":"seriesId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"seriesId"}}},{"kind":"Argument","name":{"kind":"Name","value":"genre"},"value":{"kind":"Variable","name":{"kind":"Name","value":"genre"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LibraryFile"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookCredits"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<AudioFilesQuery, AudioFilesQueryVariables>;
+export const ContinueListeningDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ContinueListening"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"continueListening"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"12"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LibraryFile"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookCredits"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<ContinueListeningQuery, ContinueListeningQueryVariables>;
+export const FinishedBooksDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FinishedBooks"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"finishedBooks"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"12"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LibraryFile"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LibraryFile"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"size"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookCredits"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}}]}}]} as unknown as DocumentNode<FinishedBooksQuery, FinishedBooksQueryVariables>;
+export const PlayerFileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PlayerFile"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"audioFile"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"isPublic"}},{"kind":"Field","name":{"kind":"Name","value":"coverUrl"}},{"kind":"Field","name":{"kind":"Name","value":"coverThumbnailUrl"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"BookCredits"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}}]}},{"kind":"Field","name":{"kind":"Name","value":"chapters"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"startTime"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"order"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BookCredits"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AudioFile"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"narrators"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}}]}}]} as unknown as DocumentNode<PlayerFileQuery, PlayerFileQueryVariables>;
 export const CheckpointsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Checkpoints"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"checkpoints"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fileId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fileId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CheckpointItem"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CheckpointItem"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Checkpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"fileId"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<CheckpointsQuery, CheckpointsQueryVariables>;
 export const CreateCheckpointDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateCheckpoint"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateCheckpointInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createCheckpoint"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CheckpointItem"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CheckpointItem"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Checkpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"fileId"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<CreateCheckpointMutation, CreateCheckpointMutationVariables>;
 export const DeleteCheckpointDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteCheckpoint"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteCheckpoint"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}]}}]} as unknown as DocumentNode<DeleteCheckpointMutation, DeleteCheckpointMutationVariables>;

@@ -10,4 +10,5 @@ export const migrationNames = [
   'Migration20261125013608_api_keys',
   'Migration20261128175034_finished_at',
   'Migration20261128175635_listening_hours',
+  'Migration20261128180130_catalog',
 ];

@@ -12,7 +12,13 @@ import * as admin from './file-admin.service.js';
 import { createFileLoaders } from './file-loaders.js';
 import { readFileUpdateForm, type FileUpdateForm } from './file-update-form.js';
 import { fileViewSchema, presentFile, presentFiles } from './file-view.js';
-import { coverSizeSchema, fileStatusSchema, librarySortSchema, updateFileSchema } from './files.schemas.js';
+import {
+  coverSizeSchema,
+  fileStatusSchema,
+  libraryFilterQuerySchema,
+  librarySortSchema,
+  updateFileSchema,
+} from './files.schemas.js';
 import * as files from './files.service.js';
 
 const fileId = z.object({ id: idParam('The file id.') });
@@ -38,12 +44,16 @@ export const filesRoutes = routes([
     caller: 'signedIn',
     query: listQuerySchema('Case-insensitive substring of the title or description.').extend({
       sort: librarySortSchema.default(librarySortSchema.enum.RECENTLY_ADDED).meta({ description: anyCase }),
+      ...libraryFilterQuerySchema.shape,
     }),
     answers: { 200: { description: 'One page of files and how many match in all.', json: filePage } },
     scopes: [ApiKeyScope.LIBRARY_READ],
     async handle({ ctx, req, res }) {
       const { search, offset, limit, sort } = readListQuery(req);
-      const page = await files.listLibrary(ctx, { search, offset, limit, sort });
+      const filters = Object.fromEntries(
+        Object.keys(libraryFilterQuerySchema.shape).map((name) => [name, req.query[name]]),
+      ) as files.LibraryArgs;
+      const page = await files.listLibrary(ctx, { ...filters, search, offset, limit, sort });
       sendData(res, await presentFiles(page.items, createFileLoaders(ctx.em)), { total: page.total });
     },
   },

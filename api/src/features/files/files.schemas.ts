@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../../validation.js';
 import { coverSizes } from './cover-thumbnail.js';
 import { CoverStorage } from './cover.entity.js';
 import { FileStatusFilter } from './files.types.js';
@@ -45,3 +46,29 @@ export const coverSizeSchema = z
   .enum(coverSizes, { error: "size must be 'full' or 'thumbnail'" })
   .default('full')
   .meta({ description: 'thumbnail: a WebP copy at most 512 px on its long side.' });
+
+const libraryFilters = {
+  authorId: idSchema.meta({ description: 'Only books this person wrote.' }),
+  narratorId: idSchema.meta({ description: 'Only books this person reads.' }),
+  seriesId: idSchema.meta({ description: 'Only books of this series.' }),
+  genre: z
+    .string()
+    .max(200, 'genre must be at most 200 characters')
+    .meta({ description: 'Only books with this genre, as the genres list names it.' }),
+};
+
+/** The library's filters by book details (GraphQL arguments, null meaning none); each narrows the list. */
+export const libraryFilterSchema = z.object({
+  authorId: libraryFilters.authorId.nullish(),
+  narratorId: libraryFilters.narratorId.nullish(),
+  seriesId: libraryFilters.seriesId.nullish(),
+  genre: libraryFilters.genre.nullish(),
+});
+
+/** The same filters as REST query strings. */
+export const libraryFilterQuerySchema = z.object({
+  authorId: libraryFilters.authorId.optional(),
+  narratorId: libraryFilters.narratorId.optional(),
+  seriesId: libraryFilters.seriesId.optional(),
+  genre: libraryFilters.genre.optional(),
+});

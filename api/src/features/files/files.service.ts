@@ -10,7 +10,8 @@ import {
   type Ordering,
   type Page,
 } from '../../paging.js';
-import { parseId } from '../../validation.js';
+import { parseId, parseInput } from '../../validation.js';
+import { libraryFilterSchema } from './files.schemas.js';
 import { findVisibleFile, libraryFilesCondition } from '../access/visibility.js';
 import { requireCaller } from '../../caller-policy.js';
 import type { AudioFile } from './audio-file.entity.js';
@@ -107,6 +108,43 @@ export async function findFileConnection(
 
 export interface LibraryArgs extends FileListArgs {
   sort?: string | null;
+  authorId?: string | null;
+  narratorId?: string | null;
+  seriesId?: string | null;
+  genre?: string | null;
+}
+
+/**
+ * The library's filters by book details, as conditions on audio_files over the catalog's tables
+ * (book_credits, book_details), each answered by its own index (genres by GIN).
+ */
+function bookFilters(args: LibraryArgs): SqlCondition[] {
+  const filter = parseInput(libraryFilterSchema, {
+    authorId: args.authorId,
+    narratorId: args.narratorId,
+    seriesId: args.seriesId,
+    genre: args.genre,
+  });
+  const credited = (personId: string, role: string): SqlCondition => ({
+    sql: 'audio_files.id in (select bc.file_id from book_credits bc where bc.person_id = ? and bc.role = ?)',
+    params: [personId, role],
+  });
+  const where: SqlCondition[] = [];
+  if (filter.authorId) where.push(credited(filter.authorId, 'author'));
+  if (filter.narratorId) where.push(credited(filter.narratorId, 'narrator'));
+  if (filter.seriesId) {
+    where.push({
+      sql: 'audio_files.id in (select bd.file_id from book_details bd where bd.series_id = ?)',
+      params: [filter.seriesId],
+    });
+  }
+  if (filter.genre) {
+    where.push({
+      sql: 'audio_files.id in (select bd.file_id from book_details bd where bd.genres @> array[?]::text[])',
+      params: [filter.genre],
+    });
+  }
+  return where;
 }
 
 /**
@@ -118,6 +156,7 @@ function libraryQuery(ctx: Ctx, args: LibraryArgs): ListQuery {
   const search = parseSearch(args.search);
   const where = [libraryFilesCondition(caller)];
   if (search) where.push(containsAny(['title', 'description'], search));
+  where.push(...bookFilters(args));
   return fileList(allOf(where), libraryOrder(caller, args.sort));
 }
 

@@ -1,4 +1,4 @@
-import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { connectionType } from '../../graphql/connection.js';
 import { AudioFile } from './audio-file.entity.js';
 import type { FileSummary } from './files.service.js';
@@ -51,6 +51,18 @@ export class LibraryFilterArgs {
     description: 'The order of the list; recently added first by default.',
   })
   sort!: LibrarySort;
+
+  @Field(() => ID, { nullable: true, description: 'Only books this person wrote.' })
+  authorId?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'Only books this person reads.' })
+  narratorId?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'Only books of this series.' })
+  seriesId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only books with this genre, as the genres list names it.' })
+  genre?: string | null;
 }
 
 @ArgsType()

@@ -56,6 +56,8 @@ const seriesTags = ['TXXX:SERIES', '----:com.apple.iTunes:SERIES', 'SERIES', 'Se
 /** ffmpeg writes a `comment` as a TXXX frame, not COMM; other taggers name it description. */
 const descriptionTags = ['TXXX:comment', 'TXXX:COMMENT', 'TXXX:DESCRIPTION', 'TXXX:description'];
 const seriesPartTags = ['TXXX:SERIES-PART', '----:com.apple.iTunes:SERIES-PART', 'SERIES-PART', 'SERIESPART'];
+/** TIT3 reaches `common.subtitle`; ffmpeg and some taggers write a TXXX frame instead. */
+const subtitleTags = ['TXXX:SUBTITLE', '----:com.apple.iTunes:SUBTITLE', 'SUBTITLE'];
 
 function text(value: string | null | undefined, max: number): string | null {
   const trimmed = value?.trim();
@@ -67,12 +69,16 @@ function texts(values: readonly (string | null | undefined)[] | undefined, max =
   return [...new Set(kept)];
 }
 
-/** The first value of any of `ids` among the native tags of every container the file carries. */
+/**
+ * The values of any of `ids` among the native tags of every container the file carries, ids
+ * compared ignoring case (ffmpeg writes `TXXX:series`, taggers `TXXX:SERIES`).
+ */
 function nativeValues(native: IAudioMetadata['native'], ids: readonly string[]): string[] {
+  const wanted = new Set(ids.map((id) => id.toUpperCase()));
   const found: string[] = [];
   for (const tags of Object.values(native)) {
     for (const tag of tags) {
-      if (!ids.includes(tag.id)) continue;
+      if (!wanted.has(tag.id.toUpperCase())) continue;
       const value = tag.value as unknown;
       if (typeof value === 'string') found.push(value);
       else if (typeof value === 'number') found.push(String(value));
@@ -125,7 +131,7 @@ export async function readEmbeddedMetadata(filePath: string): Promise<EmbeddedMe
   return {
     // A book's title is its album where a file carries only part titles and the album.
     title: text(common.title ?? common.album, 200),
-    subtitle: text(common.subtitle?.[0], 200),
+    subtitle: text(common.subtitle?.[0] ?? nativeValues(native, subtitleTags)[0], 200),
     authors: texts(common.albumartists?.length ? common.albumartists : (common.artists ?? [common.artist])),
     // Audiobook tools without a narrator tag put the narrator in the composer (as Audiobookshelf reads it).
     narrators: narrators.length ? narrators : texts(common.composer),

@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { recheckAdmin } from '../auth/authenticate.js';
 import { publishChapterEvent } from '../chapters/chapter-events.js';
 import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
+import { putBook, typedOverTags } from '../catalog/book-catalog.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { setCover, type CoverWrite, type ReceivedCover } from '../files/cover-storage.js';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
@@ -41,7 +42,8 @@ function titleFromName(fileName: string): string {
  * Turns staged bytes into an AudioFile: validates the form, probes the content, reads its tags,
  * moves the bytes under DATA_DIR/audio and commits the file, its cover, its chapters, the audit
  * entry (and the upload session) together. What the administrator typed or sent wins over the
- * file's own title, description and cover; a tag the file lacks adds nothing. If anything fails
+ * file's own title, description, cover and book details (authors, narrators, series, genres...);
+ * a tag the file lacks adds nothing. If anything fails
  * the bytes are moved back to the staged path, so the caller decides whether to keep them (a
  * retry) or remove them.
  */
@@ -78,6 +80,7 @@ export async function registerAudioFile(
       isPublic: details.isPublic,
       uploadedBy: em.getReference(User, caller.user.id),
     });
+    await putBook(em, file, typedOverTags(details, embedded));
     if (cover) coverWrite = await setCover(em, dataDir, file, cover, details.coverStorageType);
     // Pending like chapters an administrator adds: they play once finalized to HLS.
     const chapters = chaptersFitting(embedded.chapters, probe.duration).map((chapter, order) =>

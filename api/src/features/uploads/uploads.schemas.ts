@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idField } from '../../validation.js';
+import { bookDetailsSchema } from '../catalog/catalog.schemas.js';
 import { coverStorageTypeSchema } from '../files/files.schemas.js';
 
 /** The client's chunk size (spec section 9); init's totalChunks must agree with it. */
@@ -14,8 +15,11 @@ const formBoolean = z
   .nullish()
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
 
-/** The form fields shared by POST /files, chunked finalize and the GraphQL finalize. */
-export const fileDetailsSchema = z.object({
+/**
+ * The form fields shared by POST /files, chunked finalize and the GraphQL finalize. A book detail
+ * typed here wins over the file's tag; a blank one takes the tag.
+ */
+export const fileDetailsSchema = bookDetailsSchema.extend({
   title: z.string().trim().max(200, 'Title must be at most 200 characters').nullish(),
   description: z.string().trim().max(5000, 'Description must be at most 5000 characters').optional().nullable(),
   isPublic: formBoolean,

@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { BookDetailsInput } from '../catalog/catalog.types.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { UploadStatus } from './upload-session.entity.js';
 import type { UploadProgress } from './chunked-upload.service.js';
@@ -112,7 +113,7 @@ export class InitUploadInput {
   description:
     'The file details given when a chunked upload is completed. Covers go through POST /api/v1/audio/upload/finalize/{uploadId}.',
 })
-export class FinalizeUploadInput {
+export class FinalizeUploadInput extends BookDetailsInput {
   @Field(() => String, {
     nullable: true,
     description: 'Blank: the title tag of the file, else the file name without its extension.',

@@ -3,10 +3,16 @@ import { Box, Button, FormControlLabel, Grid, Paper, Stack, Switch, TextField, T
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { restRequest } from '../../../app/rest';
-import { AdminUpdateFileDocument, type AdminFileRowFragment } from '../../../gql/graphql';
+import {
+  AdminUpdateFileDocument,
+  UpdateBookDocument,
+  type AdminFileRowFragment,
+  type BookDetailsFieldsFragment,
+} from '../../../gql/graphql';
 import { useCoverImage } from '../../library/hooks/useCoverImage';
 import { errorText, formatBytes, formatDateTime, formatDurationShort } from '../admin-format';
 import { useRedirectAfter } from '../hooks/useRedirectAfter';
+import { BookFields, bookFormOf, bookInputOf, bookProblem } from './BookFields';
 import { CoverPicker, coverProblem, type CoverStorageType } from './CoverPicker';
 import { FileAudioPreview } from './FileAudioPreview';
 import { Banner } from '../../../components/Banner';
@@ -23,7 +29,7 @@ function Info({ label, value }: { label: string; value: string }) {
 }
 
 /** File information, details, cover and public switch of Edit File. */
-export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
+export function EditFileForm({ file }: { file: AdminFileRowFragment & BookDetailsFieldsFragment }) {
   const navigate = useNavigate();
   const redirect = useRedirectAfter();
   const currentCover = useCoverImage(file.coverUrl);
@@ -31,6 +37,7 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
   const [title, setTitle] = useState(file.title);
   const [description, setDescription] = useState(file.description ?? '');
   const [isPublic, setIsPublic] = useState(file.isPublic);
+  const [book, setBook] = useState(() => bookFormOf(file));
   const [cover, setCover] = useState<File | null>(null);
   const [removeCover, setRemoveCover] = useState(false);
   const [storage, setStorage] = useState<CoverStorageType>('file');
@@ -38,6 +45,7 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
   const [success, setSuccess] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [updateFile] = useMutation(AdminUpdateFileDocument);
+  const [updateBook] = useMutation(UpdateBookDocument);
   // An edit answers the error it was shown for: the alert goes until the next save says otherwise.
   const edited =
     <T,>(set: (value: T) => void) =>
@@ -49,6 +57,8 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!title.trim()) return setError('Please enter a title for the audio file');
+    const problem = bookProblem(book);
+    if (problem) return setError(problem);
     setError(null);
     setSaving(true);
     try {
@@ -69,6 +79,7 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
           },
         });
       }
+      await updateBook({ variables: { fileId: file.id, input: bookInputOf(book) } });
       setSuccess('File updated successfully!');
       redirect('/admin/files', 2000);
     } catch (err) {
@@ -109,6 +120,10 @@ export function EditFileForm({ file }: { file: AdminFileRowFragment }) {
         value={description}
         onChange={(e) => edited(setDescription)(e.target.value)}
       />
+      <Typography variant="h6" component="h2" sx={{ mt: 2 }}>
+        Book Details
+      </Typography>
+      <BookFields book={book} onChange={edited(setBook)} />
       <CoverPicker
         cover={cover}
         currentUrl={removeCover ? null : currentCover}

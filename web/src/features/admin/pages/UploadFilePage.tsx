@@ -13,6 +13,8 @@ import {
 } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { errorText } from '../admin-format';
+import { appendBookForm, BookFields, bookFormOfTags, bookProblem, EMPTY_BOOK } from '../components/BookFields';
+import { readTags } from '../read-tags';
 import { AdminPageHeader } from '../components/AdminPageHeader';
 import { AudioDropZone } from '../components/AudioDropZone';
 import { ChunkedUploadPanel } from '../components/ChunkedUploadPanel';
@@ -36,6 +38,8 @@ export function UploadFilePage() {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [isPublic, setIsPublic] = useState(false);
+  const [book, setBook] = useState(EMPTY_BOOK);
+  const [readFrom, setReadFrom] = useState<string | null>(null);
   const [cover, setCover] = useState<File | null>(null);
   const [coverStorage, setCoverStorage] = useState<CoverStorageType>('file');
   const [error, setError] = useState<string | null>(null);
@@ -56,6 +60,21 @@ export function UploadFilePage() {
     setRecommendChunked(large);
     if (large) setChunkedMode(true);
     if (!title.trim()) setTitle(titleFromName(picked.name));
+    // The file's own tags fill what is still blank, shown for checking before anything is sent.
+    void readTags(picked).then((tags) => {
+      if (!tags) return;
+      const found = bookFormOfTags(tags);
+      setBook((typed) => {
+        const merged = { ...typed };
+        for (const key of Object.keys(typed) as (keyof typeof typed)[])
+          if (!typed[key].trim()) merged[key] = found[key];
+        return merged;
+      });
+      setTitle((typed) => (tags.title && (!typed.trim() || typed === titleFromName(picked.name)) ? tags.title : typed));
+      if (tags.description) setDescription((typed) => typed || (tags.description ?? ''));
+      const any = tags.title || tags.authors.length || tags.narrators.length || tags.series || tags.genres.length;
+      setReadFrom(any ? picked.name : null);
+    });
   };
 
   const onPickCover = (picked: File) => {
@@ -69,6 +88,7 @@ export function UploadFilePage() {
     form.append('title', title.trim());
     form.append('description', description.trim());
     form.append('isPublic', String(isPublic));
+    appendBookForm(form, book);
     if (cover) {
       form.append('cover', cover);
       form.append('coverStorageType', coverStorage);
@@ -80,6 +100,8 @@ export function UploadFilePage() {
     event.preventDefault();
     if (!file) return setError('Please select a file to upload');
     if (!title.trim()) return setError('Please enter a title for the audio file');
+    const problem = bookProblem(book);
+    if (problem) return setError(problem);
     if (chunkedMode && !chunkedDone)
       return setError('Please complete the chunked upload first or disable chunked upload mode.');
     setError(null);
@@ -164,6 +186,12 @@ export function UploadFilePage() {
         <Typography variant="h6" component="h2">
           File Details
         </Typography>
+        {readFrom && (
+          <Alert severity="info" sx={{ mt: 1 }}>
+            Details below were read from the tags of {readFrom}. Check them and change anything before uploading; fields
+            left blank are filled from the file.
+          </Alert>
+        )}
         <TextField
           label="Title"
           required
@@ -181,6 +209,7 @@ export function UploadFilePage() {
           value={description}
           onChange={(e) => setDescription(e.target.value)}
         />
+        <BookFields book={book} onChange={setBook} />
         <FormControlLabel
           control={<Checkbox checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />}
           label="Make this file public"

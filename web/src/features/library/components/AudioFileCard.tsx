@@ -7,6 +7,7 @@ import { isCoverPrefetched } from '../../../app/prefetch';
 import type { LibraryFileFragment } from '../../../gql/graphql';
 import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../../../components/format-time';
+import { BookCredits } from '../../catalog/components/BookCredits';
 import { formatDuration } from '../format-duration';
 import { useCoverImage } from '../hooks/useCoverImage';
 import { useWhenVisible } from '../hooks/useWhenVisible';
@@ -86,10 +87,10 @@ function Cover({ file }: { file: LibraryFile }) {
 
 export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () => void }) {
   return (
-    <Card sx={{ height: '100%' }}>
+    <Card sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
       <CardActionArea
         onClick={onOpen}
-        sx={{ height: '100%', display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}
+        sx={{ flexGrow: 1, display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}
       >
         <Cover file={file} />
         <CardContent sx={{ flexGrow: 1 }}>
@@ -117,6 +118,8 @@ export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () 
           <ListeningProgress file={file} />
         </CardContent>
       </CardActionArea>
+      {/* Links to the author's and the series' pages: beside the card's button, never inside it. */}
+      <BookCredits book={file} narrators={false} sx={{ px: 2, pb: 1.5, pt: 0.5 }} />
     </Card>
   );
 }

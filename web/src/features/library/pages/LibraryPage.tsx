@@ -17,7 +17,7 @@ import {
   useMediaQuery,
 } from '@mui/material';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { apolloClient, PREFETCH } from '../../../app/apollo';
 import { prefetchCover, prefetchFirstQuery } from '../../../app/prefetch';
 import { SearchField } from '../../../components/SearchField';
@@ -25,6 +25,7 @@ import { useGradualCount } from '../../../components/useGradualCount';
 import { AudioFilesDocument, type LibrarySort } from '../../../gql/graphql';
 import { useAuth } from '../../auth/auth-context';
 import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
+import { LibraryFilters, type LibraryFilter } from '../../catalog/components/LibraryFilters';
 import { AudioFileCard, type LibraryFile } from '../components/AudioFileCard';
 import { ContinueListening } from '../components/ContinueListening';
 import { FinishedShelf } from '../components/FinishedShelf';
@@ -34,7 +35,16 @@ import { useWhenVisible } from '../hooks/useWhenVisible';
 /** Cards fetched at a time: eight full rows of three. */
 const PAGE_SIZE = 24;
 
-const FIRST_PAGE = { search: null, sort: 'RECENTLY_ADDED', offset: 0, limit: PAGE_SIZE } as const;
+const FIRST_PAGE = {
+  search: null,
+  sort: 'RECENTLY_ADDED',
+  offset: 0,
+  limit: PAGE_SIZE,
+  authorId: null,
+  narratorId: null,
+  seriesId: null,
+  genre: null,
+} as const;
 
 // The first card's cover, in view on every screen size and the page's largest picture, is asked
 // for with the answer rather than once the card has been drawn.
@@ -69,14 +79,30 @@ export function LibraryPage() {
   const [sort, setSort] = useState<LibrarySort>('RECENTLY_ADDED');
   const needle = search.trim().toLowerCase();
   const serverSearch = useDebouncedValue(needle, 300);
+  // Filters live in the address, so a filtered library can be linked to and survives a reload.
+  const [params, setParams] = useSearchParams();
+  const filter: LibraryFilter = {
+    authorId: params.get('authorId'),
+    narratorId: params.get('narratorId'),
+    seriesId: params.get('seriesId'),
+    genre: params.get('genre'),
+  };
+  const filtered = Object.values(filter).some((v) => v !== null);
+  const filterKey = Object.values(filter).join('|');
+  const setFilter = (next: LibraryFilter) =>
+    setParams(
+      Object.fromEntries(Object.entries(next).filter((entry): entry is [string, string] => entry[1] !== null)),
+      { replace: true },
+    );
 
   // The server narrows the list; the same rule applied here keeps results in step with typing.
   // cache-and-network: coming back to the library shows new uploads without a reload. The first
   // library after a prefetch takes its answer (or joins its request) instead of asking again.
   const [afterPrefetch] = useState(() => takePrefetched('first-page'));
   const { data, dataState, previousData, loading, error, fetchMore } = useQuery(AudioFilesDocument, {
-    variables: { ...FIRST_PAGE, search: serverSearch || null, sort },
-    fetchPolicy: afterPrefetch && !serverSearch && sort === FIRST_PAGE.sort ? 'cache-first' : 'cache-and-network',
+    variables: { ...FIRST_PAGE, ...filter, search: serverSearch || null, sort },
+    fetchPolicy:
+      afterPrefetch && !serverSearch && !filtered && sort === FIRST_PAGE.sort ? 'cache-first' : 'cache-and-network',
   });
   const answered = (dataState === 'complete' ? data : previousData)?.audioFiles;
   // Apollo renders an answer synchronously, in one task; the cards are drawn in a background
@@ -89,7 +115,12 @@ export function LibraryPage() {
   // cards on a phone) per task. Each card costs some 20 ms on a slow phone: the first covers are
   // asked for sooner, and no batch holds a tap up for long.
   const columns = useColumns();
-  const shown = useGradualCount(files.length, `${serverSearch}:${sort}`, 2 * columns, Math.max(2, columns));
+  const shown = useGradualCount(
+    files.length,
+    `${serverSearch}:${sort}:${filterKey}`,
+    2 * columns,
+    Math.max(2, columns),
+  );
 
   // The next page loads as the end of the grid scrolls into view (the apollo.ts cache policy
   // appends it), until the list holds every file the server counted. A failed page is not asked
@@ -97,7 +128,7 @@ export function LibraryPage() {
   const [loadingMore, setLoadingMore] = useState(false);
   const [failedAt, setFailedAt] = useState<string | null>(null);
   const loaded = items?.length ?? 0;
-  const listAt = `${serverSearch}:${sort}@${loaded}`;
+  const listAt = `${serverSearch}:${sort}:${filterKey}@${loaded}`;
   const moreFailed = failedAt === listAt;
   // The next page waits until this one is drawn: the end of a half-drawn grid is in view.
   const hasMore =
@@ -152,7 +183,7 @@ export function LibraryPage() {
 
       <DeviceWarnings warnings={warnings} onDismiss={dismissWarning} onDismissAll={dismissAllWarnings} />
 
-      {!needle && (
+      {!needle && !filtered && (
         <>
           <ContinueListening />
           <FinishedShelf />
@@ -175,6 +206,7 @@ export function LibraryPage() {
           ))}
         </TextField>
       </Stack>
+      <LibraryFilters filter={filter} onChange={setFilter} />
 
       {error && (
         <Alert severity="error" sx={{ mb: 3 }}>
@@ -189,7 +221,7 @@ export function LibraryPage() {
       ) : files.length === 0 ? (
         !error && (
           <Typography color="text.secondary" sx={{ textAlign: 'center', py: 8 }}>
-            {needle ? 'No matching audio files found' : 'No audio files available'}
+            {needle || filtered ? 'No matching audio files found' : 'No audio files available'}
           </Typography>
         )
       ) : (

@@ -8,6 +8,7 @@ import type { CheckpointItemFragment } from '../../../gql/graphql';
 import { useChapterPlayback } from '../hooks/useChapterPlayback';
 import { useCheckpoints } from '../hooks/useCheckpoints';
 import { usePlayerShortcuts } from '../hooks/usePlayerShortcuts';
+import { BookCredits } from '../../catalog/components/BookCredits';
 import { usePlayer, type PlayerFile } from '../player-context';
 import { ChapterList } from './ChapterList';
 import { CheckpointList } from './CheckpointList';
@@ -104,6 +105,7 @@ export function PlayerContent({ file, prefetched }: { file: PlayerFile; prefetch
         <Typography variant="h4" component="h1" gutterBottom>
           {file.title}
         </Typography>
+        <BookCredits book={file} sx={{ mb: 1 }} />
         <Typography color="text.secondary">{file.description || 'No description'}</Typography>
       </Box>
 
