@@ -5,6 +5,7 @@ import { auditFeature } from '../features/audit/index.js';
 import { backupFeature } from '../features/backup/index.js';
 import { authFeature } from '../features/auth/index.js';
 import { chaptersFeature } from '../features/chapters/index.js';
+import { collectionsFeature } from '../features/collections/index.js';
 import { checkpointsFeature } from '../features/checkpoints/index.js';
 import { dashboardFeature } from '../features/dashboard/index.js';
 import { filesFeature } from '../features/files/index.js';
@@ -31,6 +32,7 @@ export const features = [
   uploadsFeature,
   playbackFeature,
   progressFeature,
+  collectionsFeature,
   apiKeysFeature,
   ripDetectionFeature,
   dashboardFeature,

@@ -25,6 +25,7 @@ export const tags = {
   streaming: "Stream sessions, signed seek URLs and the audio bytes behind them; an API key's audio.",
   checkpoints: 'Your bookmarks in a file.',
   progress: 'Where you are in each file; continue listening.',
+  collections: 'Collections curated by administrators, and your own "Want to listen" list.',
   uploads: 'Direct and resumable chunked uploads (administrators).',
   'admin-files': 'Every file, its details, cover and deletion (administrators).',
   'admin-users': 'Accounts, their locks and device sessions (administrators).',

@@ -131,6 +131,8 @@ export type AudioFile = {
   size: Scalars['Float']['output'];
   /** The title shown in the library. */
   title: Scalars['String']['output'];
+  /** Whether the file is on the caller's own "Want to listen" list. */
+  wantToListen: Scalars['Boolean']['output'];
 };
 
 /** A page of audio files in a stable order, for sync: ask for first items after a cursor. */
@@ -353,6 +355,31 @@ export type Checkpoint = {
   userId: Scalars['ID']['output'];
 };
 
+/** A named, ordered collection of files curated by administrators. A user sees it only through the files they may see: its files and count list only those, and one with none is not shown. */
+export type Collection = {
+  __typename: 'Collection';
+  /** When it was made. */
+  createdAt: Scalars['DateTimeISO']['output'];
+  /** What it holds; null when not described. */
+  description: Maybe<Scalars['String']['output']>;
+  /** How many of its files the caller may see. */
+  fileCount: Scalars['Int']['output'];
+  /** Its files the caller may see, in the collection order. */
+  files: Array<AudioFile>;
+  /** The collection id. */
+  id: Scalars['ID']['output'];
+  /** Its name. */
+  name: Scalars['String']['output'];
+  /** When it was last changed (renamed, described, or a file added, removed or moved). */
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+
+/** A named, ordered collection of files curated by administrators. A user sees it only through the files they may see: its files and count list only those, and one with none is not shown. */
+export type CollectionFilesArgs = {
+  limit: InputMaybe<Scalars['Int']['input']>;
+};
+
 /** A new API key. */
 export type CreateApiKeyInput = {
   /** When the key stops working; omitted: never. */
@@ -377,6 +404,14 @@ export type CreateCheckpointInput = {
   name: Scalars['String']['input'];
   /** Seconds from the start; rounded to a whole second and clamped to the duration. */
   timestamp: Scalars['Float']['input'];
+};
+
+/** A new collection. */
+export type CreateCollectionInput = {
+  /** Up to 2000 characters; blank for none. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** 1 to 200 characters. */
+  name: Scalars['String']['input'];
 };
 
 /** A new account, made by an administrator. */
@@ -762,6 +797,10 @@ export type LoginResult = {
 /** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type Mutation = {
   __typename: 'Mutation';
+  /** Administrators: put a file at the end of a collection (a file already in it stays where it is). */
+  addToCollection: Collection;
+  /** Put a file the caller may see on their own "Want to listen" list. NOT_FOUND for a file they may not see. */
+  addToWantToListen: AudioFile;
   /** Administrators: stop an upload and remove everything it stored. */
   cancelUpload: UploadSession;
   /** A signed playlist URL for a ready chapter, for this session. */
@@ -774,6 +813,8 @@ export type Mutation = {
   createChapters: Array<Chapter>;
   /** Bookmark a moment of a file the caller may see. */
   createCheckpoint: Checkpoint;
+  /** Administrators: make an empty collection. */
+  createCollection: Collection;
   /** A signed URL for the audio from startTime, for seeking. */
   createSignedUrl: SignedUrlGrant;
   /** Open a stream session for a file, bound to this user, this device session and the file. NOT_FOUND for a file the caller may not see, as for an unknown id. */
@@ -788,6 +829,8 @@ export type Mutation = {
   deleteChapter: Scalars['Boolean']['output'];
   /** Delete one of your own checkpoints. */
   deleteCheckpoint: Scalars['Boolean']['output'];
+  /** Administrators: delete a collection (its files stay in the library). */
+  deleteCollection: Scalars['Boolean']['output'];
   /** Administrators: delete a file with its audio, cover, chapters, segments, grants and checkpoints. */
   deleteFile: Scalars['Boolean']['output'];
   /** Administrators: delete a user with their sessions, grants and checkpoints. Administrators cannot be deleted. */
@@ -808,6 +851,12 @@ export type Mutation = {
   logout: Scalars['Boolean']['output'];
   /** Create an account and sign in on this device. Like login, it first answers requiresDeviceApproval and creates nothing; repeat with deviceApproved: true. */
   register: LoginResult;
+  /** Administrators: take a file out of a collection. */
+  removeFromCollection: Collection;
+  /** Take a file off the caller's own "Want to listen" list. */
+  removeFromWantToListen: AudioFile;
+  /** Administrators: order a collection. fileIds names every file of it once; CONFLICT when it does not (the list changed meanwhile). */
+  reorderCollection: Collection;
   /** Administrators: revoke a grant; the user's open players receive ACCESS_REVOKED and stop. */
   revokeAccess: FileAccessGrant;
   /** Administrators: revoke an API key; it is refused from its next request on. */
@@ -820,12 +869,27 @@ export type Mutation = {
   unlockUser: User;
   /** Administrators: change a chapter. A failed chapter becomes pending again. */
   updateChapter: Chapter;
+  /** Administrators: rename a collection or change its description. */
+  updateCollection: Collection;
   /** Administrators: change a file. To upload a cover, use PUT /api/v1/admin/files/{id} (multipart). */
   updateFile: AudioFile;
   /** Change the signed-in user's name and email. */
   updateMyDetails: User;
   /** Administrators: change a user's name, email, role or lock. */
   updateUser: User;
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationAddToCollectionArgs = {
+  fileId: Scalars['ID']['input'];
+  id: Scalars['ID']['input'];
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationAddToWantToListenArgs = {
+  fileId: Scalars['ID']['input'];
 };
 
 
@@ -863,6 +927,12 @@ export type MutationCreateCheckpointArgs = {
 
 
 /** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationCreateCollectionArgs = {
+  input: CreateCollectionInput;
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationCreateSignedUrlArgs = {
   fileId: Scalars['ID']['input'];
   input: SignedUrlInput;
@@ -896,6 +966,12 @@ export type MutationDeleteChapterArgs = {
 
 /** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationDeleteCheckpointArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationDeleteCollectionArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -957,6 +1033,26 @@ export type MutationRegisterArgs = {
 
 
 /** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationRemoveFromCollectionArgs = {
+  fileId: Scalars['ID']['input'];
+  id: Scalars['ID']['input'];
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationRemoveFromWantToListenArgs = {
+  fileId: Scalars['ID']['input'];
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationReorderCollectionArgs = {
+  fileIds: Array<Scalars['ID']['input']>;
+  id: Scalars['ID']['input'];
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationRevokeAccessArgs = {
   id: Scalars['ID']['input'];
 };
@@ -993,6 +1089,13 @@ export type MutationUpdateChapterArgs = {
   chapterId: Scalars['ID']['input'];
   fileId: Scalars['ID']['input'];
   input: UpdateChapterInput;
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationUpdateCollectionArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateCollectionInput;
 };
 
 
@@ -1063,6 +1166,10 @@ export type Query = {
   chapters: Array<Chapter>;
   /** The caller's own checkpoints in a file they may see, in playing order. */
   checkpoints: Array<Checkpoint>;
+  /** One collection; NOT_FOUND when it holds no file the caller may see, as for an unknown id. */
+  collection: Collection;
+  /** The collections holding at least one file the caller may see, by name (administrators: every collection). */
+  collections: Array<Collection>;
   /** Files the caller has started and not finished, most recently played first (files they may see). */
   continueListening: Array<AudioFile>;
   /** Administrators: counts, totals and the newest uploads. */
@@ -1091,6 +1198,8 @@ export type Query = {
   userSessions: Array<DeviceSession>;
   /** Administrators: a user's active device sessions as a cursor connection; most recent first. */
   userSessionsConnection: DeviceSessionConnection;
+  /** The caller's own "Want to listen" list, most recently added first (files they may see). */
+  wantToListen: Array<AudioFile>;
 };
 
 
@@ -1197,6 +1306,12 @@ export type QueryCheckpointsArgs = {
 
 
 /** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryCollectionArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
 export type QueryContinueListeningArgs = {
   limit?: Scalars['Int']['input'];
 };
@@ -1254,6 +1369,12 @@ export type QueryUserSessionsConnectionArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
   userId: Scalars['ID']['input'];
+};
+
+
+/** Reads. Lists come as offset pages (offset, limit) and, for sync, as cursor connections (first, after). */
+export type QueryWantToListenArgs = {
+  limit?: Scalars['Int']['input'];
 };
 
 /** A new account, signed in on the device that creates it. */
@@ -1408,6 +1529,14 @@ export type UpdateChapterInput = {
   label?: InputMaybe<Scalars['String']['input']>;
   /** The new start, in seconds from the start of the file. */
   startTime?: InputMaybe<Scalars['Float']['input']>;
+};
+
+/** A new name or description for a collection; what is left out stays as it is. */
+export type UpdateCollectionInput = {
+  /** Up to 2000 characters; blank or null for none. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** 1 to 200 characters. */
+  name?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** The signed-in user's new name and email. */

@@ -3,6 +3,7 @@ import { Migration20261122014316_initial } from './Migration20261122014316_initi
 import { Migration20261125012134_listening_progress } from './Migration20261125012134_listening_progress.js';
 import { Migration20261125012315_coverThumbnails } from './Migration20261125012315_coverThumbnails.js';
 import { Migration20261125013608_api_keys } from './Migration20261125013608_api_keys.js';
+import { Migration20261128175442_collections } from './Migration20261128175442_collections.js';
 
 /** Listed explicitly, in order, so migrations run the same from dist/ and from Vitest. */
 export const migrationsList: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125012134_listening_progress', class: Migration20261125012134_listening_progress },
   { name: 'Migration20261125012315_coverThumbnails', class: Migration20261125012315_coverThumbnails },
   { name: 'Migration20261125013608_api_keys', class: Migration20261125013608_api_keys },
+  { name: 'Migration20261128175442_collections', class: Migration20261128175442_collections },
 ];

@@ -8,4 +8,5 @@ export const migrationNames = [
   'Migration20261125012134_listening_progress',
   'Migration20261125012315_coverThumbnails',
   'Migration20261125013608_api_keys',
+  'Migration20261128175442_collections',
 ];
