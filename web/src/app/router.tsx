@@ -21,9 +21,12 @@ const admin = {
   editFile: lazyPage(() => import('../features/admin/pages/EditFilePage'), 'EditFilePage'),
   access: lazyPage(() => import('../features/admin/pages/FileAccessPage'), 'FileAccessPage'),
   apiKeys: lazyPage(() => import('../features/admin/pages/ApiKeysPage'), 'ApiKeysPage'),
+  collections: lazyPage(() => import('../features/collections/pages/CollectionsAdminPage'), 'CollectionsAdminPage'),
+  editCollection: lazyPage(() => import('../features/collections/pages/CollectionEditPage'), 'CollectionEditPage'),
   graphqlExplorer: lazyPage(() => import('../features/admin/pages/GraphqlExplorerPage'), 'GraphqlExplorerPage'),
 };
 const player = lazyPage(() => import('../features/player/pages/PlayerPage'), 'PlayerPage');
+const collection = lazyPage(() => import('../features/collections/pages/CollectionPage'), 'CollectionPage');
 const devices = lazyPage(() => import('../features/devices/pages/DevicesPage'), 'DevicesPage');
 const profile = lazyPage(() => import('../features/profile/pages/ProfilePage'), 'ProfilePage');
 
@@ -44,6 +47,7 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, lazy: library },
               { path: 'player/:id', lazy: player },
+              { path: 'collections/:id', lazy: collection },
               { path: 'devices', lazy: devices },
               { path: 'profile', lazy: profile },
             ],
@@ -62,6 +66,8 @@ export const routes: RouteObject[] = [
               { path: 'files/edit/:id', lazy: admin.editFile },
               { path: 'files/:fileId/access', lazy: admin.access },
               { path: 'api-keys', lazy: admin.apiKeys },
+              { path: 'collections', lazy: admin.collections },
+              { path: 'collections/:id', lazy: admin.editCollection },
               { path: 'graphql', lazy: admin.graphqlExplorer },
             ],
           },

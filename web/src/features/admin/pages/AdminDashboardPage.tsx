@@ -164,6 +164,9 @@ export function AdminDashboardPage() {
                   <Button variant="outlined" onClick={() => void navigate('/admin/users/new')}>
                     Create New User
                   </Button>
+                  <Button variant="outlined" onClick={() => void navigate('/admin/collections')}>
+                    Collections
+                  </Button>
                   <Button variant="outlined" onClick={() => void navigate('/admin/api-keys')}>
                     API Keys
                   </Button>

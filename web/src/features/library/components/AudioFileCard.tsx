@@ -7,6 +7,7 @@ import { isCoverPrefetched } from '../../../app/prefetch';
 import type { LibraryFileFragment } from '../../../gql/graphql';
 import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../../../components/format-time';
+import { WantToListenToggle } from '../../collections/components/WantToListenToggle';
 import { formatDuration } from '../format-duration';
 import { useCoverImage } from '../hooks/useCoverImage';
 import { useWhenVisible } from '../hooks/useWhenVisible';
@@ -76,7 +77,7 @@ function Cover({ file }: { file: LibraryFile }) {
 
 export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () => void }) {
   return (
-    <Card sx={{ height: '100%' }}>
+    <Card sx={{ height: '100%', position: 'relative' }}>
       <CardActionArea
         onClick={onOpen}
         sx={{ height: '100%', display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}
@@ -107,6 +108,10 @@ export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () 
           <ListeningProgress file={file} />
         </CardContent>
       </CardActionArea>
+      {/* Beside the card's own button, not inside it: a button may not hold another. */}
+      <Box sx={{ position: 'absolute', top: 8, right: 8 }}>
+        <WantToListenToggle fileId={file.id} active={file.wantToListen} variant="icon" />
+      </Box>
     </Card>
   );
 }

@@ -26,7 +26,10 @@ import { AudioFilesDocument, type LibrarySort } from '../../../gql/graphql';
 import { useAuth } from '../../auth/auth-context';
 import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
 import { AudioFileCard, type LibraryFile } from '../components/AudioFileCard';
+import { CollectionShelves } from '../components/CollectionShelves';
 import { ContinueListening } from '../components/ContinueListening';
+import { RecentlyAdded } from '../components/RecentlyAdded';
+import { WantToListenShelf } from '../components/WantToListenShelf';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { useWhenVisible } from '../hooks/useWhenVisible';
 
@@ -152,6 +155,9 @@ export function LibraryPage() {
       <DeviceWarnings warnings={warnings} onDismiss={dismissWarning} onDismissAll={dismissAllWarnings} />
 
       {!needle && <ContinueListening />}
+      {!needle && <RecentlyAdded />}
+      {!needle && <WantToListenShelf />}
+      {!needle && <CollectionShelves />}
 
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3 }}>
         <SearchField label="Search audio files" value={search} onChange={setSearch} />
