@@ -134,14 +134,21 @@ describe('collections and Want to listen', () => {
     for (const file of files) await grantAccess(listener.id, file.id);
     await admin.context.close();
 
+    // One device each, signed in once (a second device would meet the single-device policy).
+    const user = await newDevice(browser);
+    await signInThroughUi(user.page, listener.email, listener.password);
+    const adminView = await newDevice(browser);
+    await signInAsAdmin(adminView.page);
     for (const scheme of ['light', 'dark'] as const) {
       for (const [label, viewport] of [
         ['1280', { width: 1280, height: 860 }],
         ['390', PHONE],
       ] as const) {
-        const user = await newDevice(browser, viewport);
-        await user.page.emulateMedia({ colorScheme: scheme });
-        await signInThroughUi(user.page, listener.email, listener.password);
+        for (const { page } of [user, adminView]) {
+          await page.setViewportSize(viewport);
+          await page.emulateMedia({ colorScheme: scheme });
+        }
+        await user.page.goto('/');
         const shelf = user.page.getByRole('region', { name: `Evening ${stamp}` });
         await shelf.getByText(files[0].title).waitFor({ timeout: 15_000 });
         const toggle = shelf.getByRole('listitem').first().getByRole('button', { name: 'Want to listen' });
@@ -156,11 +163,7 @@ describe('collections and Want to listen', () => {
         await user.page.getByText('3 files').waitFor();
         await screenshot(user.page, `collection-page-${label}-${scheme}`);
         await noSeriousFindings(user.page, `collection ${label} ${scheme}`);
-        await user.context.close();
 
-        const adminView = await newDevice(browser, viewport);
-        await adminView.page.emulateMedia({ colorScheme: scheme });
-        await signInAsAdmin(adminView.page);
         await adminView.page.goto(`/admin/collections/${collectionId}`);
         await adminView.page.getByRole('list', { name: 'Files in order' }).getByText(files[2].title).waitFor();
         await screenshot(adminView.page, `admin-collection-${label}-${scheme}`);
@@ -169,8 +172,9 @@ describe('collections and Want to listen', () => {
         await adminView.page.getByRole('heading', { name: `Evening ${stamp}` }).waitFor();
         await screenshot(adminView.page, `admin-collections-${label}-${scheme}`);
         await noSeriousFindings(adminView.page, `admin collections ${label} ${scheme}`);
-        await adminView.context.close();
       }
     }
-  });
+    await user.context.close();
+    await adminView.context.close();
+  }, 300_000);
 });
