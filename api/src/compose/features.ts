@@ -6,6 +6,7 @@ import { catalogFeature } from '../features/catalog/index.js';
 import { backupFeature } from '../features/backup/index.js';
 import { authFeature } from '../features/auth/index.js';
 import { chaptersFeature } from '../features/chapters/index.js';
+import { collectionsFeature } from '../features/collections/index.js';
 import { checkpointsFeature } from '../features/checkpoints/index.js';
 import { dashboardFeature } from '../features/dashboard/index.js';
 import { filesFeature } from '../features/files/index.js';
@@ -35,6 +36,7 @@ export const features = [
   playbackFeature,
   progressFeature,
   statsFeature,
+  collectionsFeature,
   apiKeysFeature,
   ripDetectionFeature,
   dashboardFeature,

@@ -27,6 +27,7 @@ export const tags = {
   checkpoints: 'Your bookmarks in a file.',
   progress: 'Where you are in each file; continue listening.',
   stats: 'Your listening time and finished books; for administrators, the most played books and active listeners.',
+  collections: 'Collections curated by administrators, and your own "Want to listen" list.',
   uploads: 'Direct and resumable chunked uploads (administrators).',
   'admin-files': 'Every file, its details, cover and deletion (administrators).',
   'admin-users': 'Accounts, their locks and device sessions (administrators).',

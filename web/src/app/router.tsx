@@ -21,6 +21,8 @@ const admin = {
   editFile: lazyPage(() => import('../features/admin/pages/EditFilePage'), 'EditFilePage'),
   access: lazyPage(() => import('../features/admin/pages/FileAccessPage'), 'FileAccessPage'),
   apiKeys: lazyPage(() => import('../features/admin/pages/ApiKeysPage'), 'ApiKeysPage'),
+  collections: lazyPage(() => import('../features/collections/pages/CollectionsAdminPage'), 'CollectionsAdminPage'),
+  editCollection: lazyPage(() => import('../features/collections/pages/CollectionEditPage'), 'CollectionEditPage'),
   graphqlExplorer: lazyPage(() => import('../features/admin/pages/GraphqlExplorerPage'), 'GraphqlExplorerPage'),
   listeningStats: lazyPage(() => import('../features/stats/pages/AdminListeningStatsPage'), 'AdminListeningStatsPage'),
 };
@@ -29,6 +31,7 @@ const catalog = {
   series: lazyPage(() => import('../features/catalog/pages/SeriesPage'), 'SeriesPage'),
 };
 const player = lazyPage(() => import('../features/player/pages/PlayerPage'), 'PlayerPage');
+const collection = lazyPage(() => import('../features/collections/pages/CollectionPage'), 'CollectionPage');
 const devices = lazyPage(() => import('../features/devices/pages/DevicesPage'), 'DevicesPage');
 const profile = lazyPage(() => import('../features/profile/pages/ProfilePage'), 'ProfilePage');
 const listeningStats = lazyPage(() => import('../features/stats/pages/ListeningStatsPage'), 'ListeningStatsPage');
@@ -52,6 +55,7 @@ export const routes: RouteObject[] = [
               { path: 'player/:id', lazy: player },
               { path: 'authors/:id', lazy: catalog.author },
               { path: 'series/:id', lazy: catalog.series },
+              { path: 'collections/:id', lazy: collection },
               { path: 'devices', lazy: devices },
               { path: 'profile', lazy: profile },
               { path: 'stats', lazy: listeningStats },
@@ -71,6 +75,8 @@ export const routes: RouteObject[] = [
               { path: 'files/edit/:id', lazy: admin.editFile },
               { path: 'files/:fileId/access', lazy: admin.access },
               { path: 'api-keys', lazy: admin.apiKeys },
+              { path: 'collections', lazy: admin.collections },
+              { path: 'collections/:id', lazy: admin.editCollection },
               { path: 'graphql', lazy: admin.graphqlExplorer },
               { path: 'stats', lazy: admin.listeningStats },
             ],

@@ -6,6 +6,7 @@ import { Migration20261125013608_api_keys } from './Migration20261125013608_api_
 import { Migration20261128175034_finished_at } from './Migration20261128175034_finished_at.js';
 import { Migration20261128175635_listening_hours } from './Migration20261128175635_listening_hours.js';
 import { Migration20261128180130_catalog } from './Migration20261128180130_catalog.js';
+import { Migration20261128175442_collections } from './Migration20261128175442_collections.js';
 
 /** Listed explicitly, in order, so migrations run the same from dist/ and from Vitest. */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128175034_finished_at', class: Migration20261128175034_finished_at },
   { name: 'Migration20261128175635_listening_hours', class: Migration20261128175635_listening_hours },
   { name: 'Migration20261128180130_catalog', class: Migration20261128180130_catalog },
+  { name: 'Migration20261128175442_collections', class: Migration20261128175442_collections },
 ];

@@ -11,4 +11,5 @@ export const migrationNames = [
   'Migration20261128175034_finished_at',
   'Migration20261128175635_listening_hours',
   'Migration20261128180130_catalog',
+  'Migration20261128175442_collections',
 ];

@@ -156,6 +156,8 @@ export interface MatrixWorld {
    */
   fileId: string;
   liveUserId: string;
+  /** The administrator's session, for a case that first sets something up. */
+  admin(): Session;
   rest(method: string, path: string, body: unknown, s: Session | null): Promise<Outcome>;
   gql(query: string, variables: Record<string, unknown>, s: Session | null): Promise<Outcome>;
   fresh: {

@@ -105,7 +105,7 @@ const fresh: MatrixWorld['fresh'] = {
   email: () => `made-${++counter}-${Date.now()}@example.com`,
 };
 
-const world: MatrixWorld = { fileId: '', liveUserId: '', rest, gql, fresh };
+const world: MatrixWorld = { fileId: '', liveUserId: '', admin: () => sessions.admin!, rest, gql, fresh };
 interface FeatureCases {
   permissionCases?: (w: MatrixWorld) => Record<string, Case>;
   coveredElsewhere?: Record<string, string>;

@@ -167,6 +167,9 @@ export function AdminDashboardPage() {
                   <Button variant="outlined" onClick={() => void navigate('/admin/stats')}>
                     Listening Stats
                   </Button>
+                  <Button variant="outlined" onClick={() => void navigate('/admin/collections')}>
+                    Collections
+                  </Button>
                   <Button variant="outlined" onClick={() => void navigate('/admin/api-keys')}>
                     API Keys
                   </Button>

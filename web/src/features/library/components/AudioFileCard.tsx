@@ -8,6 +8,7 @@ import type { LibraryFileFragment } from '../../../gql/graphql';
 import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../../../components/format-time';
 import { BookCredits } from '../../catalog/components/BookCredits';
+import { WantToListenToggle } from '../../collections/components/WantToListenToggle';
 import { formatDuration } from '../format-duration';
 import { useCoverImage } from '../hooks/useCoverImage';
 import { useWhenVisible } from '../hooks/useWhenVisible';
@@ -87,7 +88,7 @@ function Cover({ file }: { file: LibraryFile }) {
 
 export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () => void }) {
   return (
-    <Card sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
+    <Card sx={{ height: '100%', display: 'flex', flexDirection: 'column', position: 'relative' }}>
       <CardActionArea
         onClick={onOpen}
         sx={{ flexGrow: 1, display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}
@@ -120,6 +121,10 @@ export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () 
       </CardActionArea>
       {/* Links to the author's and the series' pages: beside the card's button, never inside it. */}
       <BookCredits book={file} narrators={false} sx={{ px: 2, pb: 1.5, pt: 0.5 }} />
+      {/* Beside the card's own button, not inside it: a button may not hold another. */}
+      <Box sx={{ position: 'absolute', top: 8, right: 8 }}>
+        <WantToListenToggle fileId={file.id} active={file.wantToListen} variant="icon" />
+      </Box>
     </Card>
   );
 }

@@ -27,8 +27,11 @@ import { useAuth } from '../../auth/auth-context';
 import { DeviceWarnings } from '../../auth/components/DeviceWarnings';
 import { LibraryFilters, type LibraryFilter } from '../../catalog/components/LibraryFilters';
 import { AudioFileCard, type LibraryFile } from '../components/AudioFileCard';
+import { CollectionShelves } from '../components/CollectionShelves';
 import { ContinueListening } from '../components/ContinueListening';
 import { FinishedShelf } from '../components/FinishedShelf';
+import { RecentlyAdded } from '../components/RecentlyAdded';
+import { WantToListenShelf } from '../components/WantToListenShelf';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { useWhenVisible } from '../hooks/useWhenVisible';
 
@@ -186,7 +189,10 @@ export function LibraryPage() {
       {!needle && !filtered && (
         <>
           <ContinueListening />
+          <RecentlyAdded />
+          <WantToListenShelf />
           <FinishedShelf />
+          <CollectionShelves />
         </>
       )}
 

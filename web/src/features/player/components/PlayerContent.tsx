@@ -2,6 +2,7 @@ import { Box, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
 import { onAccessRevoked } from '../../../app/access-revoked';
 import { CoverArt } from '../../../components/CoverArt';
+import { WantToListenToggle } from '../../collections/components/WantToListenToggle';
 import { lazyOnOpen } from '../../../components/lazy-on-open';
 import { useGradualCount } from '../../../components/useGradualCount';
 import type { CheckpointItemFragment } from '../../../gql/graphql';
@@ -107,6 +108,9 @@ export function PlayerContent({ file, prefetched }: { file: PlayerFile; prefetch
         </Typography>
         <BookCredits book={file} sx={{ mb: 1 }} />
         <Typography color="text.secondary">{file.description || 'No description'}</Typography>
+        <Box sx={{ mt: 2 }}>
+          <WantToListenToggle fileId={file.id} active={file.wantToListen} variant="button" />
+        </Box>
       </Box>
 
       {sections >= 1 && <SecurePlayer onShowShortcuts={showShortcuts} />}

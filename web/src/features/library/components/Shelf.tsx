@@ -1,0 +1,42 @@
+import { Box, Link, Stack, Typography } from '@mui/material';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { AudioFileCard, type LibraryFile } from './AudioFileCard';
+
+interface Props {
+  /** Unique on the page: the heading's id. */
+  id: string;
+  title: string;
+  files: readonly LibraryFile[];
+  /** Where "See all" leads, for a shelf showing part of a longer list. */
+  seeAll?: string;
+}
+
+/** A titled row of library cards that scrolls sideways; each card opens the player. */
+export function Shelf({ id, title, files, seeAll }: Props) {
+  const navigate = useNavigate();
+  return (
+    <Box component="section" aria-labelledby={id} sx={{ mb: 4 }}>
+      <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'baseline', justifyContent: 'space-between' }}>
+        <Typography id={id} variant="h5" component="h2">
+          {title}
+        </Typography>
+        {seeAll && (
+          <Link component={RouterLink} to={seeAll} aria-label={`See all of ${title}`}>
+            See all
+          </Link>
+        )}
+      </Stack>
+      <Stack direction="row" spacing={2} role="list" sx={{ overflowX: 'auto', pb: 1, scrollSnapType: 'x mandatory' }}>
+        {files.map((file) => (
+          <Box
+            key={file.id}
+            role="listitem"
+            sx={{ flex: '0 0 auto', width: { xs: 240, sm: 280 }, scrollSnapAlign: 'start' }}
+          >
+            <AudioFileCard file={file} onOpen={() => void navigate(`/player/${file.id}`)} />
+          </Box>
+        ))}
+      </Stack>
+    </Box>
+  );
+}
