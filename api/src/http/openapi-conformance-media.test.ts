@@ -142,6 +142,16 @@ describe('the REST contract of the byte routes', () => {
     await call('finalizeUpload', `/audio/upload/finalize/${id}`, { as: admin, body: { title: 'Chunked' } });
     await call('finalizeUpload', `/audio/upload/finalize/${id}`, { as: admin, body: { title: 'Again' } });
 
+    const parts: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const part = await call<{ uploadId: string }>('initUpload', '/audio/upload/init', { as: admin, body: init });
+      const partHeaders = { ...headers, 'x-upload-id': part.body.uploadId };
+      await call('uploadChunk', '/audio/upload/chunk', { as: admin, headers: partHeaders, body: chunk() });
+      parts.push(part.body.uploadId);
+    }
+    await call('joinBookUpload', '/audio/upload/book', { as: admin, body: { uploadIds: parts, title: 'Book' } });
+    await call('joinBookUpload', '/audio/upload/book', { as: admin, body: { uploadIds: parts } });
+
     const other = await call<{ uploadId: string }>('initUpload', '/audio/upload/init', { as: admin, body: init });
     await call('cancelUpload', `/audio/upload/cancel/${other.body.uploadId}`, { as: admin });
     await call('cancelUpload', `/audio/upload/cancel/${other.body.uploadId}`, { as: admin });

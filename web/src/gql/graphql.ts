@@ -249,6 +249,13 @@ export type BackupStatus = {
   lastSuccess: Maybe<BackupRun>;
 };
 
+/** The order the parts of a book are joined in. */
+export type BookPartOrder =
+  /** As listed in uploadIds. */
+  | 'given'
+  /** By track number tag, then by file name as a person reads it ("2" before "10"). */
+  | 'tags';
+
 /** A range of a file, cut, encrypted and streamed as AES-128 HLS once finalized. */
 export type Chapter = {
   __typename: 'Chapter';
@@ -704,6 +711,20 @@ export type InitUploadInput = {
   totalChunks: Scalars['Int']['input'];
 };
 
+/** Joins the parts of one book, each a complete chunked upload, into one file: a stream copy, one chapter per part. */
+export type JoinBookUploadInput = {
+  /** Blank: the first part's description tag. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** True makes the file visible to every signed-in user. */
+  isPublic?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Default tags. */
+  order?: InputMaybe<BookPartOrder>;
+  /** Blank: the first part's album tag, else its title tag. */
+  title?: InputMaybe<Scalars['String']['input']>;
+  /** The upload ids of the parts (2 to 500), each from initUpload, all chunks sent. */
+  uploadIds: Array<Scalars['ID']['input']>;
+};
+
 /** The order of the library. */
 export type LibrarySort =
   /** Shortest first. */
@@ -800,6 +821,8 @@ export type Mutation = {
   grantAccess: FileAccessGrant;
   /** Administrators: start a chunked upload. */
   initUpload: UploadSession;
+  /** Administrators: join the parts of one book (complete chunked uploads) into one file, one chapter per part. If the join fails nothing is created and the parts are kept. */
+  joinBookUpload: AudioFile;
   /** Administrators: add a sensible set of pending chapters over a file without chapters. */
   loadSampleChapters: Array<Chapter>;
   /** Sign in from a device. A new device first answers requiresDeviceApproval; repeat with deviceApproved: true. A further device beyond the allowed count locks the account. */
@@ -935,6 +958,12 @@ export type MutationGrantAccessArgs = {
 /** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
 export type MutationInitUploadArgs = {
   input: InitUploadInput;
+};
+
+
+/** Changes. Each answers FORBIDDEN to an API key without the scope it needs. */
+export type MutationJoinBookUploadArgs = {
+  input: JoinBookUploadInput;
 };
 
 
