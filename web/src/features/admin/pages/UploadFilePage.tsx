@@ -15,8 +15,10 @@ import { useState, type FormEvent } from 'react';
 import { errorText } from '../admin-format';
 import { AdminPageHeader } from '../components/AdminPageHeader';
 import { AudioDropZone } from '../components/AudioDropZone';
+import { BookUploadForm } from '../components/BookUploadForm';
 import { ChunkedUploadPanel } from '../components/ChunkedUploadPanel';
 import { CoverPicker, coverProblem, type CoverStorageType } from '../components/CoverPicker';
+import { joinOrder, readBookPart, type BookPart } from '../hooks/book-parts';
 import { useChunkedUpload } from '../hooks/useChunkedUpload';
 import { useRedirectAfter } from '../hooks/useRedirectAfter';
 import { forgetUpload } from '../hooks/upload-resume-store';
@@ -31,6 +33,7 @@ const titleFromName = (name: string) => name.replace(/\.[^.]+$/, '');
 export function UploadFilePage() {
   const redirect = useRedirectAfter();
   const [file, setFile] = useState<File | null>(null);
+  const [book, setBook] = useState<BookPart[] | null>(null);
   const [chunkedMode, setChunkedMode] = useState(false);
   const [recommendChunked, setRecommendChunked] = useState(false);
   const [title, setTitle] = useState('');
@@ -56,6 +59,16 @@ export function UploadFilePage() {
     setRecommendChunked(large);
     if (large) setChunkedMode(true);
     if (!title.trim()) setTitle(titleFromName(picked.name));
+  };
+
+  const onPickParts = async (picked: File[]) => {
+    if (picked.some((f) => !f.type.startsWith('audio/'))) {
+      setError('Please select an audio file (MP3, WAV, etc.)');
+      return;
+    }
+    setError(null);
+    setFile(null);
+    setBook(joinOrder(await Promise.all(picked.map(readBookPart))));
   };
 
   const onPickCover = (picked: File) => {
@@ -132,8 +145,17 @@ export function UploadFilePage() {
       <AdminPageHeader title="Upload Audio File" back="/admin/files" />
       <Banner severity="error">{error}</Banner>
       <Banner severity="success">{success}</Banner>
-      <AudioDropZone file={file} onPick={onPickAudio} />
-      {file && (
+      {book ? (
+        <BookUploadForm
+          parts={book}
+          onReorder={setBook}
+          onDiscard={() => setBook(null)}
+          onDone={() => redirect('/admin/files', 2000)}
+        />
+      ) : (
+        <AudioDropZone file={file} onPick={onPickAudio} onPickMany={(files) => void onPickParts(files)} />
+      )}
+      {!book && file && (
         <Box sx={{ mt: 2 }}>
           {recommendChunked && (
             <Alert severity="info" sx={{ mb: 1 }}>
@@ -160,49 +182,57 @@ export function UploadFilePage() {
           )}
         </Box>
       )}
-      <Paper component="form" noValidate onSubmit={(e) => void onSubmit(e)} sx={{ p: 3, mt: 3 }}>
-        <Typography variant="h6" component="h2">
-          File Details
-        </Typography>
-        <TextField
-          label="Title"
-          required
-          fullWidth
-          margin="normal"
-          value={title}
-          onChange={(e) => setTitle(e.target.value)}
-        />
-        <TextField
-          label="Description"
-          fullWidth
-          multiline
-          minRows={3}
-          margin="normal"
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-        <FormControlLabel
-          control={<Checkbox checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />}
-          label="Make this file public"
-        />
-        <CoverPicker
-          cover={cover}
-          onPick={onPickCover}
-          onRemove={() => setCover(null)}
-          showStorage
-          storage={coverStorage}
-          onStorageChange={setCoverStorage}
-        />
-        {uploading && !chunkedMode && (
-          <Box sx={{ mt: 2 }}>
-            <LinearProgress variant="determinate" value={progress} aria-label="Upload progress" />
-            <Typography variant="body2">{Math.round(progress)}%</Typography>
-          </Box>
-        )}
-        <Button type="submit" variant="contained" size="large" sx={{ mt: 3 }} disabled={uploading || success !== null}>
-          {submitLabel}
-        </Button>
-      </Paper>
+      {!book && (
+        <Paper component="form" noValidate onSubmit={(e) => void onSubmit(e)} sx={{ p: 3, mt: 3 }}>
+          <Typography variant="h6" component="h2">
+            File Details
+          </Typography>
+          <TextField
+            label="Title"
+            required
+            fullWidth
+            margin="normal"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+          />
+          <TextField
+            label="Description"
+            fullWidth
+            multiline
+            minRows={3}
+            margin="normal"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+          <FormControlLabel
+            control={<Checkbox checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />}
+            label="Make this file public"
+          />
+          <CoverPicker
+            cover={cover}
+            onPick={onPickCover}
+            onRemove={() => setCover(null)}
+            showStorage
+            storage={coverStorage}
+            onStorageChange={setCoverStorage}
+          />
+          {uploading && !chunkedMode && (
+            <Box sx={{ mt: 2 }}>
+              <LinearProgress variant="determinate" value={progress} aria-label="Upload progress" />
+              <Typography variant="body2">{Math.round(progress)}%</Typography>
+            </Box>
+          )}
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            sx={{ mt: 3 }}
+            disabled={uploading || success !== null}
+          >
+            {submitLabel}
+          </Button>
+        </Paper>
+      )}
     </Container>
   );
 }
