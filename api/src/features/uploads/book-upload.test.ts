@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -96,8 +96,8 @@ async function storedChapters(fileId: string) {
   return rows.map((c) => ({ label: c.label, startTime: c.startTime, status: c.status }));
 }
 
-function stagedBooks(): string[] {
-  return readdirSync(path.join(t.config.dataDir, 'tmp')).filter((n) => n.startsWith('book-'));
+function stagedBooks(app: TestApp = t): string[] {
+  return readdirSync(path.join(app.config.dataDir, 'tmp')).filter((n) => n.startsWith('book-'));
 }
 
 describe('a book in several files', () => {
@@ -222,5 +222,41 @@ describe('a book in several files', () => {
     const one = await joinRest({ uploadIds: [full[0]] });
     expect(one.status).toBe(400);
     expect(JSON.stringify(one.body)).toContain('A book in parts needs at least 2 parts');
+  });
+
+  it('ffmpeg failing mid-join leaves no file, no half-written book and the parts for another try', async () => {
+    // An ffmpeg that probes as usual but fails every join, as a full disk or a broken part would.
+    const failing = path.join(dir, 'failing-ffmpeg.sh');
+    writeFileSync(
+      failing,
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = concat ] && { echo "Invalid data found when processing input" >&2; exit 1; }; done\nexec '${ffmpegBin}' "$@"\n`,
+    );
+    chmodSync(failing, 0o755);
+    const app = await startTestApp({ env: { FFMPEG_PATH: failing } });
+    try {
+      const session = await createAdminSession(app);
+      const c = chunkedClient(app, session);
+      const ids: string[] = [];
+      for (const i of [0, 1]) {
+        const init = await c.init(bytes[i], parts[i].file, { mimeType: 'audio/mpeg' });
+        expect((await c.chunk(init.body.uploadId, bytes[i], parts[i].file, 0)).status).toBe(200);
+        ids.push(init.body.uploadId);
+      }
+      const res = (await app.rest('POST', '/audio/upload/book', { uploadIds: ids }, session)) as Joined;
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(
+        'The parts could not be joined (Invalid data found when processing input); they are kept, so the join can be tried again',
+      );
+      expect(await app.app.orm.em.fork().count(AudioFile)).toBe(0);
+      expect(stagedBooks(app)).toEqual([]);
+      expect(existsSync(path.join(app.config.dataDir, 'audio'))).toBe(false);
+      const sessions = await app.app.orm.em.fork().find(UploadSession, { id: { $in: ids } });
+      expect(sessions.map((s) => s.status)).toEqual([UploadStatus.active, UploadStatus.active]);
+      for (const [i, id] of ids.entries()) {
+        expect(sha256(readFileSync(path.join(uploadDir(app, id), 'data')))).toBe(sha256(bytes[i]));
+      }
+    } finally {
+      await app.close();
+    }
   });
 });
