@@ -100,4 +100,46 @@ describe('admin: a book in several files', () => {
     expect(chapters.body.data[2].startTime).toBeCloseTo(5, 0);
     await context.close();
   });
+
+  it('after a failed join, Retry Upload joins again without sending the parts again', async () => {
+    const { page, context } = await newDevice(browser);
+    const chunks: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/audio/upload/chunk')) chunks.push(request.url());
+    });
+    // The first join fails as the server answers a failed join; the parts stay on the server.
+    let joins = 0;
+    await page.route('**/graphql', async (route) => {
+      if (!route.request().postData()?.includes('joinBookUpload') || ++joins > 1) return route.continue();
+      await route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          data: null,
+          errors: [
+            {
+              message: 'The parts could not be joined (disk hiccup); they are kept, so the join can be tried again',
+              extensions: { code: 'BAD_USER_INPUT' },
+            },
+          ],
+        }),
+      });
+    });
+    await signInAsAdmin(page);
+    await page.goto('/admin/files/upload');
+    await page.getByLabel('Audio file', { exact: true }).setInputFiles([parts[1].path, parts[0].path]);
+    await page.getByRole('heading', { name: 'One book from 2 parts' }).waitFor();
+    const title = `Retried ${album}`;
+    await page.getByLabel('Title').fill(title);
+    await page.getByRole('button', { name: 'Upload Book' }).click();
+    await page.getByText(/The parts could not be joined \(disk hiccup\)/).waitFor({ timeout: 30_000 });
+    expect(chunks).toHaveLength(2);
+
+    await page.getByRole('button', { name: 'Retry Upload' }).click();
+    await page.getByText('Book uploaded successfully!').waitFor({ timeout: 30_000 });
+    expect(joins).toBe(2);
+    expect(chunks).toHaveLength(2);
+    await page.waitForURL('**/admin/files');
+    await page.getByRole('row').filter({ hasText: title }).waitFor();
+    await context.close();
+  });
 });
