@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTestAudio } from '../test/audio-fixtures.js';
@@ -151,6 +152,7 @@ describe('the REST contract of the byte routes', () => {
     }
     await call('joinBookUpload', '/audio/upload/book', { as: admin, body: { uploadIds: parts, title: 'Book' } });
     await call('joinBookUpload', '/audio/upload/book', { as: admin, body: { uploadIds: parts } });
+    await call('joinBookUpload', '/audio/upload/book', { as: admin, body: { uploadIds: [randomUUID(), id] } });
 
     const other = await call<{ uploadId: string }>('initUpload', '/audio/upload/init', { as: admin, body: init });
     await call('cancelUpload', `/audio/upload/cancel/${other.body.uploadId}`, { as: admin });

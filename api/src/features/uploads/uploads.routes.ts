@@ -239,7 +239,7 @@ export const uploadsRoutes = routes([
     caller: 'admin',
     body: { required: true, json: joinBookSchema },
     answers: { 201: created },
-    errors: ['CONFLICT', 'INSUFFICIENT_STORAGE'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_STORAGE'],
     scopes: [ApiKeyScope.FILES_WRITE],
     async handle({ ctx, body, res }) {
       const file = await joinBookUpload(ctx, body ?? {});
