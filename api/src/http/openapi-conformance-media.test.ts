@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTestAudio } from '../test/audio-fixtures.js';
@@ -141,6 +142,17 @@ describe('the REST contract of the byte routes', () => {
     await call('uploadStatus', `/audio/upload/status/${id}`, { as: admin });
     await call('finalizeUpload', `/audio/upload/finalize/${id}`, { as: admin, body: { title: 'Chunked' } });
     await call('finalizeUpload', `/audio/upload/finalize/${id}`, { as: admin, body: { title: 'Again' } });
+
+    const parts: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const part = await call<{ uploadId: string }>('initUpload', '/audio/upload/init', { as: admin, body: init });
+      const partHeaders = { ...headers, 'x-upload-id': part.body.uploadId };
+      await call('uploadChunk', '/audio/upload/chunk', { as: admin, headers: partHeaders, body: chunk() });
+      parts.push(part.body.uploadId);
+    }
+    await call('joinBookUpload', '/audio/upload/book', { as: admin, body: { uploadIds: parts, title: 'Book' } });
+    await call('joinBookUpload', '/audio/upload/book', { as: admin, body: { uploadIds: parts } });
+    await call('joinBookUpload', '/audio/upload/book', { as: admin, body: { uploadIds: [randomUUID(), id] } });
 
     const other = await call<{ uploadId: string }>('initUpload', '/audio/upload/init', { as: admin, body: init });
     await call('cancelUpload', `/audio/upload/cancel/${other.body.uploadId}`, { as: admin });

@@ -37,6 +37,22 @@ export function makeLongAudio(minutes: number): string {
   );
 }
 
+/** One part of a book in several files: an MP3 tone tagged with its title, track number and the book's album. */
+export function makeBookPart(
+  name: string,
+  seconds: number,
+  tags: { title: string; track: number; album: string },
+): string {
+  return ffmpeg(
+    [
+      ...['-f', 'lavfi', '-i', `sine=frequency=${300 + tags.track * 60}:sample_rate=44100:duration=${seconds}`],
+      ...['-c:a', 'libmp3lame', '-b:a', '64k', '-id3v2_version', '3'],
+      ...['-metadata', `title=${tags.title}`, '-metadata', `track=${tags.track}`, '-metadata', `album=${tags.album}`],
+    ],
+    path.join(mediaDir, `${name}.mp3`),
+  );
+}
+
 /** A solid-colour PNG, for cover images. */
 export function makeCover(color = 'red', size = 600): string {
   return ffmpeg(

@@ -9,7 +9,7 @@ export const migrationNames = [
   'Migration20261125012315_coverThumbnails',
   'Migration20261125013608_api_keys',
   'Migration20261128175034_finished_at',
+  'Migration20261128175442_collections',
   'Migration20261128175635_listening_hours',
   'Migration20261128180130_catalog',
-  'Migration20261128175442_collections',
 ];

@@ -9,6 +9,10 @@ export interface AudioProbe {
   /** ffmpeg's demuxer name, e.g. mp3, wav, ogg. */
   format: string;
   codec: string;
+  /** Hz, as ffmpeg reports the first audio stream; null where it prints none. */
+  sampleRate: number | null;
+  /** ffmpeg's channel layout name (mono, stereo, 5.1, ...); null where it prints none. */
+  channels: string | null;
   mimeType: string;
   /** Seconds. */
   duration: number;
@@ -81,7 +85,7 @@ export async function probeAudio(config: Pick<AppConfig, 'ffmpegPath'>, filePath
   ]);
   const formatName = /^Input #0, (.+?), from /m.exec(stderr)?.[1];
   const format = formatName ? formats[formatName] : undefined;
-  const audio = /Stream #0:\d+(?:\(\w+\))?: Audio: (\w+)/.exec(stderr);
+  const audio = /Stream #0:\d+(?:\(\w+\))?: Audio: (\w+)(?:[^,\n]*, (\d+) Hz, ([^,\n]+))?/.exec(stderr);
   // A real video stream (not cover art) means this is a video, not an audio file.
   const hasVideo = [...stderr.matchAll(/Stream #0:\d+(?:\(\w+\))?: Video: .*$/gm)].some(([line]) => !isCoverArt(line));
   const decoded = [...stderr.matchAll(/time=(\d+):(\d+):([\d.]+)/g)].at(-1);
@@ -94,6 +98,8 @@ export async function probeAudio(config: Pick<AppConfig, 'ffmpegPath'>, filePath
   return {
     format: formatName.split(',')[0],
     codec: audio[1],
+    sampleRate: audio[2] ? Number(audio[2]) : null,
+    channels: audio[3]?.trim() ?? null,
     mimeType: format.mimeType,
     extension: format.extension,
     duration,

@@ -12,7 +12,7 @@ import { AudioFile } from '../files/audio-file.entity.js';
 import { setCover, type CoverWrite, type ReceivedCover } from '../files/cover-storage.js';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
 import { probeAudio } from '../media/probe.js';
-import { chaptersFitting, readEmbeddedMetadata } from './embedded-metadata.js';
+import { chaptersFitting, readEmbeddedMetadata, type EmbeddedMetadata } from './embedded-metadata.js';
 import { fileDetailsSchema, type FileDetails } from './uploads.schemas.js';
 import { UploadStatus, type UploadSession } from './upload-session.entity.js';
 import { User } from '../users/user.entity.js';
@@ -30,6 +30,10 @@ export interface Registration {
   cover: ReceivedCover | null;
   /** Set when the bytes came through a chunked upload; marked completed in the same commit. */
   session?: UploadSession;
+  /** The parts of a book joined into these bytes; marked completed in the same commit. */
+  parts?: UploadSession[];
+  /** What the file says about itself, when read before (a joined book: its first part's tags). */
+  embedded?: EmbeddedMetadata;
 }
 
 function titleFromName(fileName: string): string {
@@ -55,7 +59,7 @@ export async function registerAudioFile(
 ): Promise<AudioFile> {
   const details = parseInput(fileDetailsSchema, input.details);
   const probe = await probeAudio(ctx.deps.config, staged.path);
-  const embedded = await readEmbeddedMetadata(staged.path);
+  const embedded = input.embedded ?? (await readEmbeddedMetadata(staged.path));
   const cover = input.cover ?? embedded.cover;
   const { dataDir } = ctx.deps.config;
 
@@ -86,7 +90,9 @@ export async function registerAudioFile(
     const chapters = chaptersFitting(embedded.chapters, probe.duration).map((chapter, order) =>
       em.create(Chapter, { file, ...chapter, order, status: ChapterStatus.pending }),
     );
-    if (input.session) em.assign(input.session, { file, status: UploadStatus.completed });
+    for (const session of [input.session, ...(input.parts ?? [])]) {
+      if (session) em.assign(session, { file, status: UploadStatus.completed });
+    }
     recordAudit(
       ctx,
       {
@@ -96,7 +102,8 @@ export async function registerAudioFile(
           title: file.title,
           size: staged.size,
           mimeType: probe.mimeType,
-          chunked: !!input.session,
+          chunked: !!input.session || !!input.parts,
+          ...(input.parts && { parts: input.parts.length }),
         },
       },
       em,

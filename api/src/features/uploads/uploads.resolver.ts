@@ -1,8 +1,15 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context.js';
 import { AudioFile } from '../files/audio-file.entity.js';
+import { joinBookUpload } from './book-upload.service.js';
 import * as chunked from './chunked-upload.service.js';
-import { FinalizeUploadInput, InitUploadInput, UploadSessionView, uploadSessionView } from './uploads.types.js';
+import {
+  FinalizeUploadInput,
+  InitUploadInput,
+  JoinBookUploadInput,
+  UploadSessionView,
+  uploadSessionView,
+} from './uploads.types.js';
 import { ApiKeyScope } from '../../api-key-scopes.js';
 import { Scopes } from '../../graphql/scopes.js';
 
@@ -49,6 +56,19 @@ export class UploadsResolver {
     @Ctx() ctx: GqlContext,
   ): Promise<AudioFile> {
     return chunked.finalizeUpload(ctx, id, () => Promise.resolve({ details: { ...input }, cover: null }));
+  }
+
+  @Scopes(ApiKeyScope.FILES_WRITE)
+  @Mutation(() => AudioFile, {
+    description:
+      'Administrators: join the parts of one book (complete chunked uploads) into one file, one chapter per part. If the join fails nothing is created and the parts are kept.',
+  })
+  joinBookUpload(
+    @Arg('input', () => JoinBookUploadInput, { description: 'The parts and the details of the book.' })
+    input: JoinBookUploadInput,
+    @Ctx() ctx: GqlContext,
+  ): Promise<AudioFile> {
+    return joinBookUpload(ctx, { ...input, order: input.order ?? undefined });
   }
 
   @Scopes(ApiKeyScope.FILES_WRITE)

@@ -11,6 +11,7 @@ import type { AudioFile } from '../files/audio-file.entity.js';
 import { COVER_MAX_BYTES } from '../files/cover-storage.js';
 import { createFileLoaders } from '../files/file-loaders.js';
 import { fileViewSchema, presentFile } from '../files/file-view.js';
+import { joinBookUpload } from './book-upload.service.js';
 import * as chunked from './chunked-upload.service.js';
 import type { BodySource } from './multipart.js';
 import { receiveChunk } from './upload-chunk.service.js';
@@ -22,6 +23,8 @@ import {
   chunkHeadersSchema,
   fileDetailsSchema,
   initUploadSchema,
+  joinBookSchema,
+  MAX_BOOK_PARTS,
   type ChunkHeaders,
 } from './uploads.schemas.js';
 import { uploadFile } from './uploads.service.js';
@@ -224,6 +227,23 @@ export const uploadsRoutes = routes([
           : Promise.resolve({ details: body ?? {}, cover: null });
       const file = await chunked.finalizeUpload(ctx, params.uploadId, readForm);
       sendData(res, await present(ctx, file), { message: 'File uploaded successfully using chunked upload!' }, 201);
+    },
+  },
+  {
+    operationId: 'joinBookUpload',
+    method: 'post',
+    path: '/audio/upload/book',
+    tag: 'uploads',
+    summary: 'Join the parts of one book into one file',
+    description: `Each part (2 to ${MAX_BOOK_PARTS}, at most ${MAX_FILE_SIZE} bytes together) is a complete chunked upload of the caller's, started with POST /audio/upload/init. The parts are checked against their SHA-256 and probed, then joined by a stream copy (no re-encoding): they must share one container, codec, sample rate and channels, else the join is refused naming the part that differs. Each part starts a chapter (pending) titled by its title tag, else its file name. Empty fields and the cover come from the first part's tags, its album tag as the title. If the join fails nothing is created and the parts are kept, so it can be tried again.`,
+    caller: 'admin',
+    body: { required: true, json: joinBookSchema },
+    answers: { 201: created },
+    errors: ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_STORAGE'],
+    scopes: [ApiKeyScope.FILES_WRITE],
+    async handle({ ctx, body, res }) {
+      const file = await joinBookUpload(ctx, body ?? {});
+      sendData(res, await present(ctx, file), { message: 'Book uploaded successfully!' }, 201);
     },
   },
   {

@@ -27,6 +27,25 @@ export const fileDetailsSchema = bookDetailsSchema.extend({
 });
 export type FileDetails = z.input<typeof fileDetailsSchema>;
 
+/** The most parts one book may have: a 2 GB book in 500 parts is 4 MB a part already. */
+export const MAX_BOOK_PARTS = 500;
+
+export const bookOrderSchema = z.enum(['tags', 'given']).optional().default('tags').meta({
+  description:
+    'tags: by track number tag, then by file name as a person reads it ("2" before "10"); given: the order of uploadIds.',
+});
+
+/** Joins the parts of one book, each a complete chunked upload, into one file. */
+export const joinBookSchema = fileDetailsSchema.extend({
+  uploadIds: z
+    .array(idField('uploadId'), { error: 'uploadIds must be a list of upload ids' })
+    .min(2, 'A book in parts needs at least 2 parts')
+    .max(MAX_BOOK_PARTS, `A book may have at most ${MAX_BOOK_PARTS} parts`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Each part may be given only once'),
+  order: bookOrderSchema,
+});
+export type JoinBookInput = z.input<typeof joinBookSchema>;
+
 const sha256Hex = z
   .string()
   .trim()

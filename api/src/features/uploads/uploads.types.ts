@@ -109,6 +109,41 @@ export class InitUploadInput {
   metadata?: Record<string, unknown> | null;
 }
 
+export enum BookPartOrder {
+  tags = 'tags',
+  given = 'given',
+}
+
+registerEnumType(BookPartOrder, {
+  name: 'BookPartOrder',
+  description: 'The order the parts of a book are joined in.',
+  valuesConfig: {
+    tags: { description: 'By track number tag, then by file name as a person reads it ("2" before "10").' },
+    given: { description: 'As listed in uploadIds.' },
+  },
+});
+
+@InputType({
+  description:
+    'Joins the parts of one book, each a complete chunked upload, into one file: a stream copy, one chapter per part.',
+})
+export class JoinBookUploadInput {
+  @Field(() => [ID], { description: 'The upload ids of the parts (2 to 500), each from initUpload, all chunks sent.' })
+  uploadIds!: string[];
+
+  @Field(() => BookPartOrder, { nullable: true, description: 'Default tags.' })
+  order?: BookPartOrder | null;
+
+  @Field(() => String, { nullable: true, description: "Blank: the first part's album tag, else its title tag." })
+  title?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Blank: the first part's description tag." })
+  description?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'True makes the file visible to every signed-in user.' })
+  isPublic?: boolean | null;
+}
+
 @InputType({
   description:
     'The file details given when a chunked upload is completed. Covers go through POST /api/v1/audio/upload/finalize/{uploadId}.',

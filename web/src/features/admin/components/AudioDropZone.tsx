@@ -5,11 +5,28 @@ import { useRef, useState } from 'react';
 import { useObjectUrl } from '../../../components/useObjectUrl';
 import { formatBytes } from '../admin-format';
 
-/** Drag-and-drop or click to choose one audio file; shows a preview player once chosen. */
-export function AudioDropZone({ file, onPick }: { file: File | null; onPick: (file: File) => void }) {
+/**
+ * Drag-and-drop or click to choose one audio file; shows a preview player once chosen. Several
+ * files at once go to `onPickMany`: the parts of one book.
+ */
+export function AudioDropZone({
+  file,
+  onPick,
+  onPickMany,
+}: {
+  file: File | null;
+  onPick: (file: File) => void;
+  onPickMany: (files: File[]) => void;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const preview = useObjectUrl(file);
+
+  const pick = (list: FileList | null | undefined) => {
+    const files = [...(list ?? [])];
+    if (files.length > 1) onPickMany(files);
+    else if (files[0]) onPick(files[0]);
+  };
 
   const chooser = (
     <input
@@ -17,11 +34,12 @@ export function AudioDropZone({ file, onPick }: { file: File | null; onPick: (fi
       hidden
       type="file"
       accept="audio/*"
+      multiple
       aria-label="Audio file"
       onChange={(e) => {
-        const picked = e.target.files?.[0];
+        const files = e.target.files;
+        pick(files);
         e.target.value = '';
-        if (picked) onPick(picked);
       }}
     />
   );
@@ -65,8 +83,7 @@ export function AudioDropZone({ file, onPick }: { file: File | null; onPick: (fi
       onDrop={(e) => {
         e.preventDefault();
         setDragging(false);
-        const dropped = e.dataTransfer.files[0];
-        if (dropped) onPick(dropped);
+        pick(e.dataTransfer.files);
       }}
       sx={{
         p: 4,
@@ -84,6 +101,9 @@ export function AudioDropZone({ file, onPick }: { file: File | null; onPick: (fi
       </Typography>
       <Typography variant="body2" color="text.secondary">
         Supported formats: MP3, WAV, AAC, OGG
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        Several files at once become one book, a chapter per file
       </Typography>
     </Paper>
   );

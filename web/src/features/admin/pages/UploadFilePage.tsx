@@ -17,8 +17,10 @@ import { appendBookForm, BookFields, bookFormOfTags, bookProblem, EMPTY_BOOK } f
 import { readTags } from '../read-tags';
 import { AdminPageHeader } from '../components/AdminPageHeader';
 import { AudioDropZone } from '../components/AudioDropZone';
+import { BookUploadForm } from '../components/BookUploadForm';
 import { ChunkedUploadPanel } from '../components/ChunkedUploadPanel';
 import { CoverPicker, coverProblem, type CoverStorageType } from '../components/CoverPicker';
+import { joinOrder, readBookPart, type BookPart } from '../hooks/book-parts';
 import { useChunkedUpload } from '../hooks/useChunkedUpload';
 import { useRedirectAfter } from '../hooks/useRedirectAfter';
 import { forgetUpload } from '../hooks/upload-resume-store';
@@ -33,6 +35,7 @@ const titleFromName = (name: string) => name.replace(/\.[^.]+$/, '');
 export function UploadFilePage() {
   const redirect = useRedirectAfter();
   const [file, setFile] = useState<File | null>(null);
+  const [bookParts, setBookParts] = useState<BookPart[] | null>(null);
   const [chunkedMode, setChunkedMode] = useState(false);
   const [recommendChunked, setRecommendChunked] = useState(false);
   const [title, setTitle] = useState('');
@@ -75,6 +78,16 @@ export function UploadFilePage() {
       const any = tags.title || tags.authors.length || tags.narrators.length || tags.series || tags.genres.length;
       setReadFrom(any ? picked.name : null);
     });
+  };
+
+  const onPickParts = async (picked: File[]) => {
+    if (picked.some((f) => !f.type.startsWith('audio/'))) {
+      setError('Please select an audio file (MP3, WAV, etc.)');
+      return;
+    }
+    setError(null);
+    setFile(null);
+    setBookParts(joinOrder(await Promise.all(picked.map(readBookPart))));
   };
 
   const onPickCover = (picked: File) => {
@@ -154,8 +167,17 @@ export function UploadFilePage() {
       <AdminPageHeader title="Upload Audio File" back="/admin/files" />
       <Banner severity="error">{error}</Banner>
       <Banner severity="success">{success}</Banner>
-      <AudioDropZone file={file} onPick={onPickAudio} />
-      {file && (
+      {bookParts ? (
+        <BookUploadForm
+          parts={bookParts}
+          onReorder={setBookParts}
+          onDiscard={() => setBookParts(null)}
+          onDone={() => redirect('/admin/files', 2000)}
+        />
+      ) : (
+        <AudioDropZone file={file} onPick={onPickAudio} onPickMany={(files) => void onPickParts(files)} />
+      )}
+      {!bookParts && file && (
         <Box sx={{ mt: 2 }}>
           {recommendChunked && (
             <Alert severity="info" sx={{ mb: 1 }}>
@@ -182,56 +204,58 @@ export function UploadFilePage() {
           )}
         </Box>
       )}
-      <Paper component="form" noValidate onSubmit={(e) => void onSubmit(e)} sx={{ p: 3, mt: 3 }}>
-        <Typography variant="h6" component="h2">
-          File Details
-        </Typography>
-        {readFrom && (
-          <Alert severity="info" sx={{ mt: 1 }}>
-            Details below were read from the tags of {readFrom}. Check them and change anything before uploading; fields
-            left blank are filled from the file.
-          </Alert>
-        )}
-        <TextField
-          label="Title"
-          required
-          fullWidth
-          margin="normal"
-          value={title}
-          onChange={(e) => setTitle(e.target.value)}
-        />
-        <TextField
-          label="Description"
-          fullWidth
-          multiline
-          minRows={3}
-          margin="normal"
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-        <BookFields book={book} onChange={setBook} />
-        <FormControlLabel
-          control={<Checkbox checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />}
-          label="Make this file public"
-        />
-        <CoverPicker
-          cover={cover}
-          onPick={onPickCover}
-          onRemove={() => setCover(null)}
-          showStorage
-          storage={coverStorage}
-          onStorageChange={setCoverStorage}
-        />
-        {uploading && !chunkedMode && (
-          <Box sx={{ mt: 2 }}>
-            <LinearProgress variant="determinate" value={progress} aria-label="Upload progress" />
-            <Typography variant="body2">{Math.round(progress)}%</Typography>
-          </Box>
-        )}
-        <Button type="submit" variant="contained" size="large" sx={{ mt: 3 }} disabled={uploading || success !== null}>
-          {submitLabel}
-        </Button>
-      </Paper>
+      {!bookParts && (
+        <Paper component="form" noValidate onSubmit={(e) => void onSubmit(e)} sx={{ p: 3, mt: 3 }}>
+          <Typography variant="h6" component="h2">
+            File Details
+          </Typography>
+          {readFrom && (
+            <Alert severity="info" sx={{ mt: 1 }}>
+              Details below were read from the tags of {readFrom}. Check them and change anything before uploading; fields
+              left blank are filled from the file.
+            </Alert>
+          )}
+          <TextField
+            label="Title"
+            required
+            fullWidth
+            margin="normal"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+          />
+          <TextField
+            label="Description"
+            fullWidth
+            multiline
+            minRows={3}
+            margin="normal"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+          <BookFields book={book} onChange={setBook} />
+          <FormControlLabel
+            control={<Checkbox checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />}
+            label="Make this file public"
+          />
+          <CoverPicker
+            cover={cover}
+            onPick={onPickCover}
+            onRemove={() => setCover(null)}
+            showStorage
+            storage={coverStorage}
+            onStorageChange={setCoverStorage}
+          />
+          {uploading && !chunkedMode && (
+            <Box sx={{ mt: 2 }}>
+              <LinearProgress variant="determinate" value={progress} aria-label="Upload progress" />
+              <Typography variant="body2">{Math.round(progress)}%</Typography>
+            </Box>
+          )}
+          <Button type="submit" variant="contained" size="large" sx={{ mt: 3 }} disabled={uploading || success !== null}>
+            {submitLabel}
+          </Button>
+        </Paper>
+      )}
     </Container>
   );
 }
