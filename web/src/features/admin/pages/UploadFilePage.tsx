@@ -211,8 +211,8 @@ export function UploadFilePage() {
           </Typography>
           {readFrom && (
             <Alert severity="info" sx={{ mt: 1 }}>
-              Details below were read from the tags of {readFrom}. Check them and change anything before uploading; fields
-              left blank are filled from the file.
+              Details below were read from the tags of {readFrom}. Check them and change anything before uploading;
+              fields left blank are filled from the file.
             </Alert>
           )}
           <TextField
@@ -251,7 +251,13 @@ export function UploadFilePage() {
               <Typography variant="body2">{Math.round(progress)}%</Typography>
             </Box>
           )}
-          <Button type="submit" variant="contained" size="large" sx={{ mt: 3 }} disabled={uploading || success !== null}>
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            sx={{ mt: 3 }}
+            disabled={uploading || success !== null}
+          >
             {submitLabel}
           </Button>
         </Paper>
