@@ -30,7 +30,6 @@ import { AudioFileCard, type LibraryFile } from '../components/AudioFileCard';
 import { CollectionShelves } from '../components/CollectionShelves';
 import { ContinueListening } from '../components/ContinueListening';
 import { FinishedShelf } from '../components/FinishedShelf';
-import { RecentlyAdded } from '../components/RecentlyAdded';
 import { WantToListenShelf } from '../components/WantToListenShelf';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { useWhenVisible } from '../hooks/useWhenVisible';
@@ -189,7 +188,6 @@ export function LibraryPage() {
       {!needle && !filtered && (
         <>
           <ContinueListening />
-          <RecentlyAdded />
           <WantToListenShelf />
           <FinishedShelf />
           <CollectionShelves />
