@@ -11,7 +11,8 @@
 //     "better"?: "higher"|"lower", "aim"?, "met"? }], "notes"?: ["..."] }
 // and exits 0. A script that writes no file still runs; its printed output goes into the report.
 // `--skip-others` leaves these scripts out (for working on this runner); `--only <stages>` runs only
-// the stages named (comma-separated, see STAGES), no other scripts, and writes bench/out/REPORT.md.
+// the stages named (comma-separated, see STAGES), no other scripts, and writes bench/out/REPORT.md
+// (with `--into-report`, their sections also replace theirs in bench/REPORT.md).
 // `--merge <scripts>` runs only the scripts named (e.g. bench:backup,bench:cluster) and merges their
 // sections into bench/REPORT.md (bench/lib/merge-report.mjs), leaving the rest of it as it was.
 //
@@ -378,6 +379,20 @@ const report = renderReport({
 // A partial run leaves the committed report alone.
 const reportFile = only ? 'bench/out/REPORT.md' : 'bench/REPORT.md';
 writeFileSync(path.join(repoRoot, reportFile), report);
+// `--only <stages> --into-report`: the stages' sections also replace theirs in bench/REPORT.md.
+if (only && args.has('--into-report')) {
+  const { mergeIntoReport } = await import('./lib/merge-report.mjs');
+  const committed = path.join(repoRoot, 'bench/REPORT.md');
+  const stamp = {
+    ranAt: new Date(),
+    loadStart: machine.loadStart,
+    loadEnd: machine.loadEnd,
+    command: `npm run bench -- --only ${only.join(',')} --into-report`,
+  };
+  const own = sections.filter((s) => !s.title.startsWith('Stage failed'));
+  writeFileSync(committed, mergeIntoReport(readFileSync(committed, 'utf8'), own, stamp));
+  log(`merged ${own.map((s) => `"${s.title}"`).join(', ')} into bench/REPORT.md`);
+}
 writeFileSync(path.join(outDir, 'results.json'), JSON.stringify({ machine, plan, results, failures }, null, 2));
 log(`wrote ${reportFile} (${failures.length} failed stage(s))`);
 process.exit(failures.length > 0 ? 1 : 0);
