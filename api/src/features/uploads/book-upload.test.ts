@@ -42,6 +42,7 @@ async function makePart(part: (typeof parts)[number], track: number): Promise<Bu
     ...['-c:a', 'libmp3lame', '-b:a', '64k', '-id3v2_version', '3'],
     ...['-metadata', `title=${part.title}`, '-metadata', `track=${track}/5`],
     ...['-metadata', 'album=The Five Rooms', '-metadata', 'artist=Ada Writer'],
+    ...['-metadata', 'NARRATOR=Nora Reader', '-metadata', 'SERIES=The Houses', '-metadata', 'SERIES-PART=3'],
     out,
   ]);
   return readFileSync(out);
@@ -166,6 +167,64 @@ describe('a book in several files', () => {
     expect(book.chapters.map((c) => c.label)).toEqual(['The Kitchen', 'The Hall', 'The Stair']);
     expect(book.chapters[1].startTime).toBeCloseTo(3, 0);
     expect(book.duration).toBeCloseTo(7.5, 0);
+  });
+
+  it('GraphQL and REST show the title, author, narrator, series, cover and chapters read from the parts', async () => {
+    const ids = await uploadParts([4, 2, 0, 3, 1]);
+    const res = await t.gql<{ joinBookUpload: { id: string } }>(
+      'mutation($input: JoinBookUploadInput!) { joinBookUpload(input: $input) { id } }',
+      { input: { uploadIds: ids } },
+      admin,
+    );
+    expect(res.errors).toBeUndefined();
+    const id = res.data!.joinBookUpload.id;
+
+    const gql = await t.gql<{
+      audioFile: {
+        title: string;
+        authors: { name: string }[];
+        narrators: { name: string }[];
+        series: { series: { name: string }; position: string | null } | null;
+        coverUrl: string | null;
+        chapters: { label: string }[];
+      };
+    }>(
+      `query($id: ID!) { audioFile(id: $id) { title authors { name } narrators { name }
+        series { series { name } position } coverUrl chapters { label } } }`,
+      { id },
+      admin,
+    );
+    expect(gql.errors).toBeUndefined();
+    expect(gql.data!.audioFile).toMatchObject({
+      title: 'The Five Rooms',
+      authors: [{ name: 'Ada Writer' }],
+      narrators: [{ name: 'Nora Reader' }],
+      series: { series: { name: 'The Houses' }, position: '3' },
+      chapters: parts.map((p) => ({ label: p.title })),
+    });
+    expect(gql.data!.audioFile.coverUrl).toBeTruthy();
+
+    const file = await t.rest<{ data: { title: string; coverUrl: string | null } }>(
+      'GET',
+      `/files/${id}`,
+      undefined,
+      admin,
+    );
+    expect(file.status).toBe(200);
+    expect(file.body.data.title).toBe('The Five Rooms');
+    const cover = await t.rest('GET', file.body.data.coverUrl!.replace(/^\/api\/v1/, ''), undefined, admin);
+    expect(cover.status).toBe(200);
+    const book = await t.rest<{
+      data: { authors: { name: string }[]; narrators: { name: string }[]; series: { name: string; position: string } };
+    }>('GET', `/files/${id}/book`, undefined, admin);
+    expect(book.body.data).toMatchObject({
+      authors: [{ name: 'Ada Writer' }],
+      narrators: [{ name: 'Nora Reader' }],
+      series: { name: 'The Houses', position: '3' },
+    });
+    const chapters = await t.rest<{ data: { label: string }[] }>('GET', `/files/${id}/chapters`, undefined, admin);
+    expect(chapters.status).toBe(200);
+    expect(chapters.body.data.map((c) => c.label)).toEqual(parts.map((p) => p.title));
   });
 
   it('a corrupt part fails the join: nothing is registered, the parts stay intact, and a retry works', async () => {
