@@ -7,6 +7,7 @@
  * file without tags.
  */
 import { parseFile, type IAudioMetadata, type IChapter } from 'music-metadata';
+import { noBookValues, type BookValues } from '../catalog/book-catalog.js';
 import { timelineProblem } from '../chapters/chapter-timeline.js';
 import { COVER_MAX_BYTES, sniffImageType, type ReceivedCover } from '../files/cover-storage.js';
 
@@ -18,33 +19,17 @@ export interface EmbeddedChapter {
   endTime: number | null;
 }
 
-export interface EmbeddedMetadata {
+/** What the file's own tags say: a book's details (catalog's fields) plus title, description, cover, chapters. */
+export interface EmbeddedMetadata extends BookValues {
   title: string | null;
-  subtitle: string | null;
-  authors: string[];
-  narrators: string[];
-  series: string | null;
-  seriesPosition: string | null;
-  year: number | null;
-  publisher: string | null;
-  genres: string[];
-  language: string | null;
   description: string | null;
   cover: ReceivedCover | null;
   chapters: EmbeddedChapter[];
 }
 
 export const noEmbeddedMetadata: EmbeddedMetadata = {
+  ...noBookValues,
   title: null,
-  subtitle: null,
-  authors: [],
-  narrators: [],
-  series: null,
-  seriesPosition: null,
-  year: null,
-  publisher: null,
-  genres: [],
-  language: null,
   description: null,
   cover: null,
   chapters: [],
