@@ -161,6 +161,7 @@ function readAt(fd: number, buffer: Buffer, length: number, position: number): P
 /** Resolves once `res` takes more bytes ('drain') or is gone ('close'). */
 function drained(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
+    if (res.destroyed) return resolve();
     const done = () => {
       res.off('drain', done);
       res.off('close', done);
@@ -174,6 +175,7 @@ function drained(res: ServerResponse): Promise<void> {
 /** Resolves after `ms`, or at once when `res` is gone. */
 function held(res: ServerResponse, ms: number): Promise<void> {
   return new Promise((resolve) => {
+    if (res.destroyed) return resolve();
     const done = () => {
       clearTimeout(timer);
       res.off('close', done);
