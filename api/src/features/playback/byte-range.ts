@@ -194,7 +194,7 @@ interface Piece {
 /**
  * A longer range: 512 KiB reads, each started while the one before is being written (as a read
  * stream reads ahead), metered and written in 128 KiB pieces that wait for the socket to drain
- * (backpressure) and for the tap (pacing). Every RECHECK_MS a re-check that fails destroys the
+ * (backpressure) and for the tap (pacing); once paced, 128 KiB reads one at a time. Every RECHECK_MS a re-check that fails destroys the
  * response, which ends the loop at its next step.
  */
 async function streamRange(
@@ -208,16 +208,23 @@ async function streamRange(
 ): Promise<void> {
   // On the descriptor openFiles holds open while this runs: every read is awaited before return.
   const fd = file.fd;
+  // Once the tap holds a piece the response is paced: from then on it reads one 128 KiB piece at a
+  // time and none ahead, so a paced listener holds no more memory than the piece it waits to send.
+  let paced = false;
   const readPiece = async (position: number): Promise<Piece> => {
-    const length = Math.min(STREAM_READ_BYTES, end + 1 - position);
-    const buffer = spareStreamBuffers.pop() ?? Buffer.allocUnsafeSlow(STREAM_READ_BYTES);
+    const [size, pool] = paced ? [READ_BYTES, spareBuffers] : [STREAM_READ_BYTES, spareStreamBuffers];
+    const length = Math.min(size, end + 1 - position);
+    const buffer = pool.pop() ?? Buffer.allocUnsafeSlow(size);
     const bytesRead = await readAt(fd, buffer, length, position);
     // The file is shorter than its row says: never send what the headers do not describe.
     if (bytesRead < length) throw new ShortFile();
     return { buffer, length };
   };
-  const spare = (buffer: Buffer) =>
-    spareStreamBuffers.length < MAX_SPARE_STREAM_BUFFERS && spareStreamBuffers.push(buffer);
+  const spare = (buffer: Buffer) => {
+    if (buffer.length === STREAM_READ_BYTES) {
+      if (spareStreamBuffers.length < MAX_SPARE_STREAM_BUFFERS) spareStreamBuffers.push(buffer);
+    } else if (spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(buffer);
+  };
   let checking = false;
   const timer = recheck
     ? setInterval(() => {
@@ -235,6 +242,7 @@ async function streamRange(
       const piece = buffer.subarray(at, Math.min(at + METER_BYTES, length));
       const wait = tap?.written(piece.length) ?? 0;
       if (wait > 0) {
+        paced = true;
         // The status and headers need not wait for the first held piece.
         if (first) res.flushHeaders();
         await held(res, wait);
@@ -260,9 +268,10 @@ async function streamRange(
       const piece = await next;
       next = null;
       position += piece.length;
-      // The next read goes on while this one is written.
-      if (position <= end && !res.destroyed) next = ahead(position);
+      // Unpaced, the next read goes on while this one is written.
+      if (position <= end && !res.destroyed && !paced) next = ahead(position);
       if (!(await send(piece))) break;
+      if (!next && position <= end && !res.destroyed) next = ahead(position);
     }
     if (!res.destroyed) res.end();
   } catch (err) {
