@@ -1,10 +1,10 @@
-// npm run bench:stream: 64 KiB ranges and whole-file reads through /drm/stream against a bare Node
-// static server and nginx (wrk drives all three), and the finalize of a one-hour file's chapters
-// against the bare ffmpeg commands alone, side by side in one run on the same file. The API, the
-// static servers and the load generator are separate processes.
+// npm run bench:stream: 64 KiB ranges and whole-file reads of a 48 MB MP3 (50 minutes at 128 kbit/s)
+// through /drm/stream against a bare Node static server and nginx (wrk drives all three) serving the
+// same file, and the finalize of a one-hour file's chapters against the bare ffmpeg commands alone,
+// side by side in one run. The API, the static servers and the load generator are separate processes.
 //
 // Contract (bench/README.md): `--json <file>` writes the figures; BENCH_TIME_LIMIT_SECONDS sizes
-// the run. Knobs: BENCH_SECONDS (file length, default 3600), BENCH_LOAD_SECONDS (per side and
+// the run. Knobs: BENCH_SECONDS (finalize's file length, default 3600), BENCH_LOAD_SECONDS (per side and
 // case, default 5), BENCH_DATABASE_URL (a temporary database on that PostgreSQL server instead of
 // embedded PGlite). Without wrk (or nginx) on PATH the byte figures (or nginx's) are skipped.
 import { execFile } from 'node:child_process';
@@ -33,6 +33,8 @@ const tight = limitSeconds !== null && limitSeconds < 300;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (tight ? 900 : 3600));
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? (tight ? 3 : 5));
 const ROUNDS = 2;
+/** The byte figures' file: 48 MB at 128 kbit/s (issue 29 item 4), whatever the finalize file's length. */
+const BYTES_SECONDS = 3000;
 const FINALIZE_AIM = 1.15;
 
 const work = mkdtempSync(path.join(tmpdir(), 'pal-bench-stream-'));
@@ -46,10 +48,10 @@ const ffmpeg = ffmpegPath({ ffmpegPath: process.env.FFMPEG_PATH });
 const admin = { email: 'stream-bench@example.com', password: randomBytes(12).toString('hex') };
 
 /**
- * One minute of a 128 kbit/s tone, then looped to SECONDS by copying MP3 frames: the same kind of
- * file as encoding the whole length, in about a second instead of minutes with the bundled ffmpeg.
+ * One minute of a 128 kbit/s tone, then looped to each length by copying MP3 frames: the same kind
+ * of file as encoding the whole length, in about a second instead of minutes with the bundled ffmpeg.
  */
-async function makeSource(file) {
+async function makeSources(files) {
   const minute = path.join(work, 'minute.mp3');
   const quiet = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'];
   await run(ffmpeg, [
@@ -64,7 +66,9 @@ async function makeSource(file) {
     '128k',
     minute,
   ]);
-  await run(ffmpeg, [...quiet, '-stream_loop', '-1', '-i', minute, '-t', String(SECONDS), '-c', 'copy', file]);
+  for (const [file, seconds] of files) {
+    await run(ffmpeg, [...quiet, '-stream_loop', '-1', '-i', minute, '-t', String(seconds), '-c', 'copy', file]);
+  }
   rmSync(minute);
 }
 
@@ -109,9 +113,19 @@ async function rest(base, method, route, { json, form, headers = {} } = {}) {
 async function main() {
   const t0 = performance.now();
   const source = path.join(work, 'bench.mp3');
-  await makeSource(source);
-  const size = statSync(source).size;
-  console.log(`Source: ${SECONDS} s MP3, ${(size / 1e6).toFixed(1)} MB`);
+  const byteSource = SECONDS === BYTES_SECONDS ? source : path.join(work, 'bytes.mp3');
+  await makeSources(
+    SECONDS === BYTES_SECONDS
+      ? [[source, SECONDS]]
+      : [
+          [source, SECONDS],
+          [byteSource, BYTES_SECONDS],
+        ],
+  );
+  const size = statSync(byteSource).size;
+  console.log(
+    `Sources: ${BYTES_SECONDS} s MP3 of ${(size / 1e6).toFixed(1)} MB for the bytes, ${SECONDS} s (${(statSync(source).size / 1e6).toFixed(1)} MB) for finalize`,
+  );
 
   const db = await openBenchDatabase(process.env.BENCH_DATABASE_URL);
   const api = await startServer(
@@ -130,7 +144,7 @@ async function main() {
   );
   const bare = await startServer(
     path.join(repoRoot, 'bench/lib/static-server.mjs'),
-    { BENCH_STATIC_FILE: source },
+    { BENCH_STATIC_FILE: byteSource },
     'static server',
     path.join(outDir, 'stream-static.log'),
   );
@@ -142,11 +156,15 @@ async function main() {
       json: { email: admin.email, password: admin.password, deviceData, deviceApproved: true },
     });
     const auth = { authorization: `Bearer ${login.token}`, 'x-device-id': deviceData.deviceId };
-    const form = new FormData();
-    form.set('audio', await openAsBlob(source, { type: 'audio/mpeg' }), 'bench.mp3');
-    form.set('title', 'Stream bench');
-    const file = (await rest(api.url, 'POST', '/files', { form, headers: auth })).data;
-    const session = await rest(api.url, 'POST', `/drm/session/${file.id}`, { headers: auth });
+    const upload = async (from, title) => {
+      const form = new FormData();
+      form.set('audio', await openAsBlob(from, { type: 'audio/mpeg' }), path.basename(from));
+      form.set('title', title);
+      return (await rest(api.url, 'POST', '/files', { form, headers: auth })).data;
+    };
+    const file = await upload(source, 'Stream bench');
+    const byteFile = byteSource === source ? file : await upload(byteSource, 'Stream bench bytes');
+    const session = await rest(api.url, 'POST', `/drm/session/${byteFile.id}`, { headers: auth });
     const streamUrl = `${api.url}${session.data.streamUrl}`;
 
     if (wrk) {
@@ -158,8 +176,8 @@ async function main() {
           size,
           targets: {
             api: { url: streamUrl, headers: auth },
-            node: { url: `${bare.url}/bench.mp3` },
-            nginx: nginx && { url: `${nginx.url}/bench.mp3` },
+            node: { url: `${bare.url}/${path.basename(byteSource)}` },
+            nginx: nginx && { url: `${nginx.url}/${path.basename(byteSource)}` },
           },
           seconds: LOAD_SECONDS,
           rounds: ROUNDS,
@@ -235,7 +253,9 @@ async function main() {
       );
     }
     if (tight)
-      notes.push(`The time limit (${limitSeconds} s) was too short for a one-hour file: this run used ${SECONDS} s.`);
+      notes.push(
+        `The time limit (${limitSeconds} s) was too short to finalize a one-hour file: finalize used ${SECONDS} s (the byte figures' file is ${BYTES_SECONDS} s either way).`,
+      );
   } finally {
     await bare.stop();
     await api.stop();

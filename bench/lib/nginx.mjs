@@ -1,8 +1,10 @@
-// nginx serving one directory on a loopback port: the static-bytes anchor beside the bare Node
-// server (sendfile, one worker process like the one Node process of the API). Absent nginx, callers
+// nginx on a loopback port, for the benches: runNginx starts one with a given http block (one worker
+// process, no daemon, its files under a temporary prefix) and stops it; startNginx is the
+// static-bytes anchor beside the bare Node server (sendfile, one worker process like the one Node
+// process of the API); cluster-nginx.mjs runs the deployment's config with it. Absent nginx, callers
 // skip its figures with a note.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,9 +28,16 @@ function freePort() {
   });
 }
 
-/** Starts nginx serving `root` (readable by its worker user); returns { url, stop() }. */
-export async function startNginx(bin, root) {
-  const prefix = mkdtempSync(path.join(tmpdir(), 'pal-bench-nginx-'));
+/**
+ * Starts nginx with one worker process, its pid, temporary files and errors (to stderr) under a new
+ * temporary prefix (named `name`), and the lines `http({ prefix, port })` gives inside its http
+ * block (which may write files of its own under the prefix; the prefix is readable by the worker
+ * user), listening on `port`, a free loopback port. Waits until `ready(url)` resolves true (within
+ * `waitMs`); returns { url, stop() }, stop removing the prefix too.
+ */
+export async function runNginx(bin, { name, http, ready, waitMs = 10_000 }) {
+  const prefix = mkdtempSync(path.join(tmpdir(), `${name}-`));
+  chmodSync(prefix, 0o755);
   const port = await freePort();
   const conf = path.join(prefix, 'nginx.conf');
   writeFileSync(
@@ -40,21 +49,12 @@ error_log stderr error;
 events { worker_connections 1024; }
 http {
   access_log off;
-  sendfile on;
-  # Not tcp_nopush: with sendfile it corks each answer, and a 64 KiB range then waits out the
-  # peer's 40 ms delayed ACK (measured here: 390 ranges/s at 16 connections, 8,400 without).
-  tcp_nopush off;
-  keepalive_requests 1000000;
   client_body_temp_path ${prefix}/body;
   proxy_temp_path ${prefix}/proxy;
   fastcgi_temp_path ${prefix}/fastcgi;
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
-  types { audio/mpeg mp3; }
-  server {
-    listen 127.0.0.1:${port};
-    root ${root};
-  }
+${http({ prefix, port })}
 }
 `,
   );
@@ -63,18 +63,6 @@ http {
   child.stderr.on('data', (d) => {
     stderr = (stderr + d).slice(-4000);
   });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
-    const up = await fetch(url, { method: 'HEAD' }).then(
-      () => true,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
   const stop = () =>
     new Promise((resolve) => {
       const done = () => {
@@ -85,5 +73,37 @@ http {
       child.once('exit', done);
       child.kill('SIGTERM');
     });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + waitMs;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
+      if (await ready(url).catch(() => false)) break;
+      if (Date.now() > deadline) throw new Error(`nginx did not answer within ${waitMs / 1000} s: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (err) {
+    // Not left running (or its prefix left behind) when it never came up.
+    await stop();
+    throw err;
+  }
   return { url, stop };
+}
+
+/** Starts nginx serving `root` (readable by its worker user) by sendfile; returns { url, stop() }. */
+export function startNginx(bin, root) {
+  return runNginx(bin, {
+    name: 'pal-bench-nginx',
+    http: ({ port }) => `  sendfile on;
+  # Not tcp_nopush: with sendfile it corks each answer, and a 64 KiB range then waits out the
+  # peer's 40 ms delayed ACK (measured here: 390 ranges/s at 16 connections, 8,400 without).
+  tcp_nopush off;
+  keepalive_requests 1000000;
+  types { audio/mpeg mp3; }
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+  }`,
+    ready: (url) => fetch(url, { method: 'HEAD' }).then(() => true),
+  });
 }

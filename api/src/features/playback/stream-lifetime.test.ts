@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries } from '../../test/count-queries.js';
-import { createUser, signIn } from '../../test/factories.js';
+import { createAdminSession, createUser, signIn } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { StreamClient } from '../../test/stream-client.js';
 import { createStoredAudioFile, grantFile, removeTones, setGrant } from '../../test/stream-fixtures.js';
@@ -114,6 +115,96 @@ describe('an open stream', () => {
     });
     expect(read.complete).toBe(false);
     expect(read.received).toBeLessThan(size / 2);
+  });
+});
+
+describe('long responses', () => {
+  /**
+   * A file of random bytes (so any mixed-up piece shows), a few read buffers long, opened by an
+   * administrator: their own sessions are metered but never paced, so many reads at once go at full speed.
+   */
+  async function randomFile(length: number) {
+    const stored = await createStoredAudioFile(t, { seconds: 20 });
+    const content = randomBytes(length);
+    await writeFile(path.join(t.config.dataDir, stored.storagePath), content);
+    await t.app.orm.em.fork().nativeUpdate(AudioFile, { id: stored.id }, { size: length });
+    const session = await createAdminSession(t);
+    const opened = await t.rest<{ data: { streamUrl: string } }>(
+      'POST',
+      `/drm/session/${stored.id}`,
+      undefined,
+      session,
+    );
+    return { content, url: c.remember(`${t.url}${opened.body.data.streamUrl}`, opened.headers) };
+  }
+
+  it('send exactly the file, whole and in ranges across read boundaries, many at once', async () => {
+    // Read buffers are reused between responses: one handed back too soon would show here as
+    // another response's bytes.
+    const { content, url } = await randomFile(5 * 1024 * 1024 + 4321);
+    const ranges: [number, number][] = [
+      [0, content.length - 1],
+      [1, content.length - 2],
+      [512 * 1024 - 1, 2 * 512 * 1024 + 1],
+      [128 * 1024 + 7, 3 * 1024 * 1024 + 13],
+      [content.length - 600_000, content.length - 1],
+    ];
+    const answers = await Promise.all(
+      [...ranges, ...ranges, [-1, -1] as [number, number], [-1, -1] as [number, number]].map(async ([from, to]) => {
+        const res = await c.get(url, from < 0 ? {} : { range: `bytes=${from}-${to}` });
+        expect(res.status).toBe(from < 0 ? 200 : 206);
+        return {
+          from: Math.max(from, 0),
+          to: from < 0 ? content.length - 1 : to,
+          body: Buffer.from(await res.arrayBuffer()),
+        };
+      }),
+    );
+    for (const { from, to, body } of answers) {
+      expect(body.length).toBe(to - from + 1);
+      expect(body.equals(content.subarray(from, to + 1))).toBe(true);
+    }
+  });
+
+  it('to a reader that keeps reading are cut off within RECHECK_MS (and a second) of a revoke', async () => {
+    const size = 64 * 1024 * 1024;
+    const { big, grantId, session } = await (async () => {
+      const stored = await createStoredAudioFile(t, { seconds: 20 });
+      await writeFile(path.join(t.config.dataDir, stored.storagePath), Buffer.alloc(size));
+      await t.app.orm.em.fork().nativeUpdate(AudioFile, { id: stored.id }, { size });
+      const user = await createUser(t);
+      return { big: stored, grantId: await grantFile(t, user.id, stored.id), session: await signIn(t, user.email) };
+    })();
+    const opened = await t.rest<{ data: { streamUrl: string } }>('POST', `/drm/session/${big.id}`, undefined, session);
+    const url = c.remember(`${t.url}${opened.body.data.streamUrl}`, opened.headers);
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(url, { headers: { cookie: c.proofFor(url) } }, resolve).on('error', reject),
+    );
+    expect(res.statusCode).toBe(200);
+    // About 4 MB/s, so the whole file would take some 16 s: the read goes on throughout.
+    const bytesPerMs = 4000;
+    const began = Date.now();
+    let received = 0;
+    res.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      const ahead = received / bytesPerMs - (Date.now() - began);
+      if (ahead > 0) {
+        res.pause();
+        setTimeout(() => res.resume(), ahead);
+      }
+    });
+    res.on('error', () => undefined);
+    const closed = new Promise<number>((resolve) => res.on('close', () => resolve(Date.now())));
+    await new Promise((r) => setTimeout(r, 500));
+    await setGrant(t, grantId, { canView: false });
+    const revokedAt = Date.now();
+    const atRevoke = received;
+    const closedAt = await closed;
+    expect(res.complete).toBe(false);
+    expect(closedAt - revokedAt).toBeLessThan(RECHECK_MS + 1000);
+    // What still arrived is what the socket buffers held and the reader's pace allowed meanwhile.
+    expect(received - atRevoke).toBeLessThan(bytesPerMs * (RECHECK_MS + 1000));
+    expect(received).toBeLessThan(size / 2);
   });
 });
 
