@@ -86,3 +86,25 @@ export function looksLikeTransportStream(bytes: Buffer): boolean {
 
 /** The headers that name a signed-in session on a plain fetch. */
 export const withSession = (s: Session) => ({ authorization: `Bearer ${s.token}`, 'x-device-id': s.deviceId });
+
+/**
+ * Waits until no chapter of the file is finalizing (the background jobs are done), polling its
+ * chapter list as `admin`; returns the chapters, ready or failed (or pending: never queued).
+ */
+export async function waitForChaptersReady(
+  t: Pick<TestApp, 'rest'>,
+  fileId: string,
+  admin: Session,
+  timeoutMs = 60_000,
+): Promise<ChapterRow[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.rest<{ data: ChapterRow[] }>('GET', `/files/${fileId}/chapters`, undefined, admin);
+    expect(res.status).toBe(200);
+    const rows = res.body.data;
+    if (!rows.some((c) => c.status === 'finalizing')) return rows;
+    if (Date.now() > deadline)
+      throw new Error(`Chapters still finalizing after ${timeoutMs} ms: ${rows.map((c) => c.status).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
