@@ -17,7 +17,8 @@ export interface ChapterRow {
 export interface FinalizeBody {
   finalizedChapters: ChapterRow[];
   errors: { chapterId: string; message: string }[];
-  summary: { finalized: number; failed: number };
+  summary: { finalized: number; failed: number; total: number };
+  queuedChapters: number;
 }
 
 /** An administrator's and a viewer's calls around chapters: cut a file, finalize it, ask for its playlist. */
@@ -44,6 +45,19 @@ export class ChapterClient {
       { storageType },
       this.admin,
     );
+  }
+
+  /**
+   * Finalizes and waits for the background jobs: the chapters that were queued, as they ended
+   * (ready or failed), in the file's order.
+   */
+  async finalizeAndWait(fileId: string, storageType: string): Promise<ChapterRow[]> {
+    const res = await this.finalize(fileId, storageType);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const queued = res.body.data.queuedChapters;
+    const rows = await waitForChaptersReady(this.t, fileId, this.admin);
+    expect(rows.filter((c) => c.status === 'ready' || c.status === 'failed').length).toBeGreaterThanOrEqual(queued);
+    return rows;
   }
 
   /** A signed-in user holding a live grant to the file. */
