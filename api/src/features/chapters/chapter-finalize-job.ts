@@ -37,6 +37,7 @@ class ChapterGone extends Error {}
 export const finalizeChapterJob = declareJob<FinalizeJobData>({
   name: 'chapter-finalize',
   retryLimit: 2,
+  exclusive: true,
   // Far above any encode (encodeTimeoutMs stops a hung one first); a dead replica is found by heartbeat.
   expireInSeconds: 6 * 60 * 60,
   async handler(data, run) {

@@ -25,6 +25,11 @@ export interface JobKind<Data extends object> {
   retryLimit?: number;
   /** Seconds an attempt may run before it is failed (and retried); default 15 minutes. */
   expireInSeconds?: number;
+  /**
+   * At most one job per singleton key waiting or running (jobs sent without a key share one):
+   * a second send of the same key is dropped (send answers null). Fixed when the queue is first made.
+   */
+  exclusive?: boolean;
   /** At most this many at once per replica; default: JOB_CONCURRENCY. */
   concurrency?: number;
   /**

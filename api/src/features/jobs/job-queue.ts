@@ -15,7 +15,7 @@ const POOL_SIZE = 3;
 const STOP_GRACE_MS = 5_000;
 
 export interface SendOptions {
-  /** While a job with this key is queued or running, another with it is not queued. */
+  /** For an exclusive kind: while a job with this key waits or runs, another with it is dropped. */
   singletonKey?: string;
   /** Run no earlier than this many seconds from now. */
   startAfterSeconds?: number;
@@ -95,7 +95,11 @@ export function createJobQueue(settings: JobSettings, logger: Logger) {
     const dead = deadLetterName(kind.name);
     // Replicas starting at once may both create a queue: the loser's error says it exists.
     await ensureQueue(boss, dead, {});
-    await ensureQueue(boss, kind.name, { ...queueOptions, deadLetter: dead });
+    await ensureQueue(boss, kind.name, {
+      ...queueOptions,
+      deadLetter: dead,
+      policy: kind.exclusive ? 'exclusive' : 'standard',
+    });
     await boss.updateQueue(kind.name, { retryLimit, expireInSeconds: queueOptions.expireInSeconds });
     const localConcurrency = Math.max(1, Math.min(kind.concurrency ?? settings.concurrency, settings.concurrency));
     await boss.work<object>(
