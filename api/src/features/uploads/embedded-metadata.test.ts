@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateTestAudio, TINY_PNG } from '../../test/audio-fixtures.js';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
@@ -99,14 +99,29 @@ afterAll(async () => {
 
 type FileBody = { data: Record<string, unknown> };
 
+/** The file's chapters once their finalize jobs (queued by the upload) are done. */
 async function storedChapters(fileId: string) {
-  const rows = await t.app.orm.em.fork().find(Chapter, { file: fileId }, { orderBy: { order: 'asc' } });
-  return rows.map((c) => ({ label: c.label, startTime: c.startTime, endTime: c.endTime, status: c.status }));
+  const rows = await vi.waitFor(
+    async () => {
+      const found = await t.app.orm.em.fork().find(Chapter, { file: fileId }, { orderBy: { order: 'asc' } });
+      if (found.some((c) => c.status === 'pending' || c.status === 'finalizing')) throw new Error('not finalized yet');
+      return found;
+    },
+    { timeout: 60_000, interval: 100 },
+  );
+  return rows.map((c) => ({
+    label: c.label,
+    startTime: c.startTime,
+    endTime: c.endTime,
+    status: c.status,
+    storageType: c.storageType,
+  }));
 }
 
+// Finalized into filesystem storage with no finalize request: playable at once.
 const expectedChapters = [
-  { label: 'Opening', startTime: expect.closeTo(0, 2), status: 'pending' },
-  { label: 'The Road', startTime: expect.closeTo(2.5, 2), status: 'pending' },
+  { label: 'Opening', startTime: expect.closeTo(0, 2), status: 'ready', storageType: 'filesystem' },
+  { label: 'The Road', startTime: expect.closeTo(2.5, 2), status: 'ready', storageType: 'filesystem' },
 ];
 
 describe('reading a file’s own metadata', () => {
