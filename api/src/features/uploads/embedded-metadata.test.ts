@@ -168,7 +168,14 @@ describe('uploads take the file’s metadata', () => {
     expect(res.body.data).toMatchObject({ title: 'The Long Road', description: 'A walk told slowly.' });
     const cover = await t.app.orm.em.fork().findOneOrFail(Cover, { file: res.body.data.id as string });
     expect(readFileSync(path.join(t.config.dataDir, cover.path!)).equals(readFileSync(coverPath))).toBe(true);
-    expect(cover.thumbnailPath).toBeTruthy();
+    // Its thumbnail is made by a background job.
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await t.app.orm.em.fork().findOneOrFail(Cover, { file: res.body.data.id as string })).thumbnailPath,
+        ).toBeTruthy(),
+      { timeout: 20_000, interval: 100 },
+    );
     expect(await storedChapters(res.body.data.id as string)).toMatchObject(expectedChapters);
   });
 

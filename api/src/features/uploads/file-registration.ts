@@ -113,7 +113,7 @@ export async function registerAudioFile(
     // The upload may have taken minutes: whoever sent it must still be a signed-in administrator.
     await recheckAdmin(em.fork(), caller);
     await em.flush();
-    await coverWrite?.commit();
+    await coverWrite?.commit(ctx.deps);
     if (chapters.length) publishChapterEvent(ctx.deps.pubSub, id, null, ChapterStatus.pending);
     registered = file;
   } catch (err) {
