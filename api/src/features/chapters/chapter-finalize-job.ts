@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../../context.js';
@@ -70,11 +70,15 @@ async function finalizeChapter({ chapterId, storageType }: FinalizeJobData, run:
   const source = resolveStoredPath(deps.config.dataDir, file.storagePath);
   if (!(await stat(source).catch(() => null))?.isFile()) throw new Error('Source audio file is missing from storage');
 
-  // One folder per chapter, emptied first: what a killed attempt left behind goes with it.
+  // A clean folder per attempt; what an attempt killed with its replica left behind goes first
+  // (its ffmpeg, orphaned, dies writing its progress to a pipe nobody reads).
   const tmpRoot = resolveStoredPath(deps.config.dataDir, storageDirs.tmp);
-  const workDir = path.join(tmpRoot, `finalize-${chapter.id}`);
-  await rm(workDir, { recursive: true, force: true });
-  await mkdir(workDir, { recursive: true, mode: 0o700 });
+  await mkdir(tmpRoot, { recursive: true });
+  const prefix = `finalize-${chapter.id}-`;
+  for (const name of await readdir(tmpRoot)) {
+    if (name.startsWith(prefix)) await rm(path.join(tmpRoot, name), { recursive: true, force: true });
+  }
+  const workDir = await mkdtemp(path.join(tmpRoot, prefix));
   let lastPercent = -1;
   let lastAt = 0;
   const progress = (fraction: number) => {
