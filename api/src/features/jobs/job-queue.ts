@@ -1,9 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fromKnex, PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { AppDeps } from '../../context.js';
 import type { Logger } from '../../logger.js';
 import { deadLetterName, declaredJobs, type JobKind } from './job-kinds.js';
 import type { JobSettings } from './job-settings.js';
+
+/** Set while a job's handler runs: what the handler does is the job's, not a request's. */
+export const runningJob = new AsyncLocalStorage<{ kind: string; id: string }>();
 
 /** The schema pg-boss keeps its tables in, beside the app's. */
 export const JOB_SCHEMA = 'pgboss';
@@ -108,14 +112,16 @@ export function createJobQueue(settings: JobSettings, logger: Logger) {
       async ([job]) => {
         const started = Date.now();
         try {
-          await kind.handler(job.data, {
-            orm,
-            deps,
-            id: job.id,
-            retryCount: job.retryCount,
-            lastAttempt: job.retryCount >= retryLimit,
-            signal: job.signal,
-          });
+          await runningJob.run({ kind: kind.name, id: job.id }, () =>
+            kind.handler(job.data, {
+              orm,
+              deps,
+              id: job.id,
+              retryCount: job.retryCount,
+              lastAttempt: job.retryCount >= retryLimit,
+              signal: job.signal,
+            }),
+          );
           logger.debug('jobs.done', { kind: kind.name, id: job.id, ms: Date.now() - started });
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
