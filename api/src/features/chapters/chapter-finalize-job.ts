@@ -103,31 +103,52 @@ async function finalizeChapter({ chapterId, storageType }: FinalizeJobData, run:
       signal: run.signal,
       onProgress: progress,
     });
-    await storeEncoded(em, deps, chapter.id, encoded, storageType);
+    const placed = await placeSegments(deps.config.dataDir, chapter.id, encoded, storageType);
+    // Gone before the chapter reads ready: ready means nothing of the work is left.
+    await rm(workDir, { recursive: true, force: true });
+    await storeEncoded(em, deps, chapter.id, encoded, placed, storageType);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
   publishChapterEvent(deps.pubSub, file.id, chapter.id, ChapterStatus.ready, 100);
 }
 
-/** Writes key, segments and the ready state in one transaction; files written first are undone on failure. */
+interface PlacedSegments {
+  /** Filesystem storage: the stored paths, relative to DATA_DIR. */
+  paths: string[] | null;
+  /** Database storage: the bytes. */
+  datas: Buffer[] | null;
+}
+
+/** Moves the segments into the chapter's folder (filesystem) or reads them (database). */
+async function placeSegments(
+  dataDir: string,
+  chapterId: string,
+  encoded: EncodedChapter,
+  storageType: SegmentStorage,
+): Promise<PlacedSegments> {
+  const files = encoded.segments.map((s) => s.file);
+  if (storageType === SegmentStorage.filesystem) {
+    try {
+      return { paths: await moveSegmentsIntoStore(dataDir, chapterId, files), datas: null };
+    } catch (err) {
+      await removeChapterFiles(dataDir, chapterId);
+      throw err;
+    }
+  }
+  return { paths: null, datas: await Promise.all(files.map((file) => readFile(file))) };
+}
+
+/** Writes key, segments and the ready state in one transaction; files placed first are undone on failure. */
 async function storeEncoded(
   em: EntityManager,
   deps: AppDeps,
   chapterId: string,
   encoded: EncodedChapter,
+  { paths, datas }: PlacedSegments,
   storageType: SegmentStorage,
 ): Promise<void> {
   const { dataDir } = deps.config;
-  const paths =
-    storageType === SegmentStorage.filesystem
-      ? await moveSegmentsIntoStore(
-          dataDir,
-          chapterId,
-          encoded.segments.map((s) => s.file),
-        )
-      : null;
-  const datas = paths ? null : await Promise.all(encoded.segments.map((s) => readFile(s.file)));
   try {
     await em.fork().transactional(async (tx) => {
       await tx.nativeDelete(ChapterSegment, { chapter: chapterId });

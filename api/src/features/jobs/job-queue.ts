@@ -104,7 +104,8 @@ export function createJobQueue(settings: JobSettings, logger: Logger) {
       deadLetter: dead,
       policy: kind.exclusive ? 'exclusive' : 'standard',
     });
-    await boss.updateQueue(kind.name, { retryLimit, expireInSeconds: queueOptions.expireInSeconds });
+    // Settings changed since the queue was made (a new release, JOB_HEARTBEAT_SECONDS) apply now.
+    await boss.updateQueue(kind.name, queueOptions);
     const localConcurrency = Math.max(1, Math.min(kind.concurrency ?? settings.concurrency, settings.concurrency));
     await boss.work<object>(
       kind.name,
