@@ -2,15 +2,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fromKnex, PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { AppDeps } from '../../context.js';
+import { JOB_SCHEMA } from '../../db/job-schema.js';
 import type { Logger } from '../../logger.js';
 import { deadLetterName, declaredJobs, type JobKind } from './job-kinds.js';
 import type { JobSettings } from './job-settings.js';
 
 /** Set while a job's handler runs: what the handler does is the job's, not a request's. */
 export const runningJob = new AsyncLocalStorage<{ kind: string; id: string }>();
-
-/** The schema pg-boss keeps its tables in, beside the app's. */
-export const JOB_SCHEMA = 'pgboss';
 
 /** On PostgreSQL each replica's queue has its own small pool, apart from the ORM's. */
 const POOL_SIZE = 3;
