@@ -129,7 +129,13 @@ export function createJobQueue(settings: JobSettings, logger: Logger) {
         }
       },
     );
-    const deadOptions = { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: settings.pollSeconds } as const;
+    // Given-up jobs are rare and nobody waits on them: asked for less often (a poll is a statement on
+    // the embedded database's one connection).
+    const deadOptions = {
+      batchSize: 1,
+      includeMetadata: true,
+      pollingIntervalSeconds: settings.pollSeconds * 5,
+    } as const;
     await boss.work(dead, deadOptions, async ([job]: JobWithMetadata<object>[]) => {
       const reason = failureMessage(job.sourceOutput) ?? 'The job stopped without finishing';
       logger.warn('jobs.given-up', { kind: kind.name, id: job.sourceId, reason });
