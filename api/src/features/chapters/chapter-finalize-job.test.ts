@@ -7,6 +7,7 @@ import { createTestDatabaseOf, databaseKinds } from '../../test/database.js';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { createStoredAudioFile, removeTones } from '../../test/stream-fixtures.js';
+import { Chapter, ChapterStatus } from './chapter.entity.js';
 
 /** The finalize job at the edges: its chapter deleted under it, its app stopped during it. */
 
@@ -88,4 +89,25 @@ describe.each(databaseKinds)('the finalize job on %s', (_, kind) => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 150_000);
+
+  it('is sent again at start for a chapter left finalizing with no job (a restored backup)', async () => {
+    const db = await createTestDatabaseOf(kind);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'pal-resume-'));
+    const options = { embedded: kind.embedded, databaseUrl: db.url, dataDir };
+    let t = await startTestApp(options);
+    try {
+      const file = await createStoredAudioFile(t, { seconds: 12 });
+      const em = t.app.orm.em.fork();
+      const chapter = em.create(Chapter, { file, label: 'Restored', startTime: 0, status: ChapterStatus.finalizing });
+      await em.flush();
+      await t.close();
+      t = await startTestApp(options);
+      const [ended] = await waitForChaptersReady(t, file.id, await createAdminSession(t), 60_000);
+      expect(ended).toMatchObject({ id: chapter.id, status: 'ready', error: null });
+    } finally {
+      await t.close();
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -49,6 +49,23 @@ describe.each(databaseKinds)('background jobs on %s', (_, kind) => {
     const t = await startTestApp({ embedded: kind.embedded });
     started.push(t);
     const jobs = t.app.deps.jobs;
+    await jobs.ready();
+    // The kinds the app declares have their queues; the cron kind its schedule (one row, whichever
+    // replica wrote it).
+    const conn = t.app.orm.em.getConnection();
+    const queues: { name: string; policy: string }[] = await conn.execute(
+      `select name, policy from pgboss.queue where name in ('chapter-finalize', 'cover-thumbnail', 'upload-sweep') order by name`,
+    );
+    expect(queues).toEqual([
+      { name: 'chapter-finalize', policy: 'exclusive' },
+      { name: 'cover-thumbnail', policy: 'standard' },
+      { name: 'upload-sweep', policy: 'exclusive' },
+    ]);
+    const schedules: { name: string; cron: string; timezone: string }[] = await conn.execute(
+      `select name, cron, timezone from pgboss.schedule`,
+    );
+    expect(schedules).toEqual([{ name: 'upload-sweep', cron: '*/15 * * * *', timezone: 'UTC' }]);
+
     const token = randomUUID();
     const id = await jobs.send(onceJob, { token });
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
