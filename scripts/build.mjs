@@ -59,11 +59,17 @@ const steps = {
     output: 'api/dist/main.js',
     run: [bin('typescript/bin/tsc'), '-p', 'api/tsconfig.build.json'],
   },
-  // What make-embedded-template.ts itself checks: the migrations and the PGlite version. The
-  // entities do not enter the template; only the migrations made from them do.
+  // What make-embedded-template.ts itself checks: the migrations, the PGlite version and the
+  // pg-boss version (the job queue's tables are in it too). The entities do not enter the template;
+  // only the migrations made from them do.
   'db-template': {
     what: 'the database template',
-    inputs: () => [...filesUnder('api/src/db/migrations'), 'node_modules/@electric-sql/pglite/package.json'],
+    inputs: () => [
+      ...filesUnder('api/src/db/migrations'),
+      'api/src/db/job-schema.ts',
+      'node_modules/@electric-sql/pglite/package.json',
+      'node_modules/pg-boss/package.json',
+    ],
     output: 'api/dist/db/pgdata-template.json',
     run: ['api/dist/db/make-embedded-template.js'],
   },

@@ -253,6 +253,46 @@ export class ClusterClient {
     };
   }
 
+  /**
+   * Subscribes to `query` over graphql-ws as the web app does; `events` fills as data arrive,
+   * `upstream` is the socket's replica.
+   */
+  async subscribe<T>(
+    session: Session,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<{ events: T[]; upstream: string | null; close(): Promise<void> }> {
+    let upstream: string | null = null;
+    const address = this.address;
+    class BoundWebSocket extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { localAddress: address });
+        this.once('upgrade', (res: IncomingMessage) => (upstream = upstreamOf(res.headers)));
+      }
+    }
+    const client = createClient({
+      url: `${this.baseUrl.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: BoundWebSocket,
+      connectionParams: { authorization: `Bearer ${session.token}`, deviceId: session.deviceId },
+      retryAttempts: 0,
+      lazy: false,
+      // A socket on a replica the test kills closes: not worth a console error.
+      onNonLazyError: () => {},
+    });
+    await new Promise<void>((resolve, reject) => {
+      client.on('connected', () => resolve());
+      client.on('closed', (e) => reject(new Error(`socket closed: ${(e as { code?: number }).code}`)));
+    });
+    const events: T[] = [];
+    client.subscribe<T>(
+      { query, variables },
+      { next: ({ data }) => data && events.push(data as T), error: () => {}, complete: () => {} },
+    );
+    // The server registers the subscription before the caller makes anything happen.
+    await new Promise((r) => setTimeout(r, 300));
+    return { events, upstream, close: () => client.dispose() as Promise<void> };
+  }
+
   close(): void {
     this.#agent.destroy();
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -138,6 +138,35 @@ export function killReplica(upstream: string): void {
   const port = new URL(`http://${upstream}`).port;
   const pid = Number(readFileSync(path.join(inject('cluster').pidDir, port), 'utf8'));
   process.kill(pid, 'SIGKILL');
+}
+
+/** The replica (its upstream, host:port) whose process is `pid`, or null: read from pidDir. */
+export function replicaOfPid(pid: number): string | null {
+  const { pidDir, replicaUrls } = inject('cluster');
+  for (const url of replicaUrls) {
+    const { host, port } = new URL(url);
+    const held = Number(readFileSync(path.join(pidDir, port), 'utf8'));
+    if (held === pid) return host;
+  }
+  return null;
+}
+
+/** Processes whose command line mentions `needle`, with their parent's id. */
+export function processesMentioning(needle: string): { pid: number; parent: number; cmdline: string }[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+    .flatMap((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+        if (!cmdline.includes(needle)) return [];
+        // The parent's id is the 4th field of stat, after the command name in parentheses.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return [{ pid: Number(pid), parent, cmdline }];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /**

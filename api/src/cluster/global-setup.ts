@@ -88,6 +88,10 @@ async function startCluster(): Promise<ClusterInfo> {
     // nginx reaches the replicas over loopback: X-Forwarded-For is believed from there only.
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: 'warn',
+    // A job whose replica died is taken up again within seconds, not the production half minute.
+    JOB_HEARTBEAT_SECONDS: '10',
+    JOB_SUPERVISE_SECONDS: '2',
+    JOB_POLL_SECONDS: '0.5',
   };
   // At once, on a new database and an empty DATA_DIR: one generates the secret, applies the
   // migrations and creates the administrator, and the other uses what it made.

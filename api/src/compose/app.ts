@@ -95,10 +95,11 @@ export async function createApp(config: AppConfig, options: { logger?: Logger } 
   return appHandle({ server, orm, deps }, [
     () => apollo.stop(),
     () => closeServer(server),
-    () => events.close(),
+    // Before the event bus: a background job ending now still tells the screens about it.
     async () => {
       await Promise.all(background.map((work) => work.stop()));
     },
+    () => events.close(),
     () => database.close(),
   ]);
 }

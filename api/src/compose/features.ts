@@ -10,6 +10,7 @@ import { collectionsFeature } from '../features/collections/index.js';
 import { checkpointsFeature } from '../features/checkpoints/index.js';
 import { dashboardFeature } from '../features/dashboard/index.js';
 import { filesFeature } from '../features/files/index.js';
+import { jobsFeature } from '../features/jobs/index.js';
 import { playbackFeature } from '../features/playback/index.js';
 import { progressFeature } from '../features/progress/index.js';
 import { ripDetectionFeature } from '../features/rip-detection/index.js';
@@ -27,6 +28,7 @@ export const features = [
   usersFeature,
   authFeature,
   auditFeature,
+  jobsFeature,
   filesFeature,
   chaptersFeature,
   checkpointsFeature,

@@ -2,11 +2,12 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { startEmbeddedDatabase } from './embedded.js';
 import { templateDir } from './embedded-template.js';
 import { templateStamp } from './embedded-template-stamp.js';
+import { installJobSchema } from './job-schema.js';
 import { migrate, openOrm } from './orm.js';
 
 /**
  * Run by `npm run build` after the compiler: makes the embedded database's template cluster
- * (embedded-template.ts) with every migration applied. It is remade only when the migrations or
+ * (embedded-template.ts) with every migration applied and the job queue's tables. It is remade only when the migrations or
  * the PGlite version change, so a build with neither changed costs nothing here.
  */
 const stamp = templateStamp();
@@ -23,6 +24,7 @@ if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
   try {
     const orm = await openOrm({ embedded: db.connection, entities: [] });
     await migrate(orm);
+    await installJobSchema(orm);
     await orm.close(true);
   } finally {
     await db.stop();

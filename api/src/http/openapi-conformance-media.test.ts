@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTestAudio } from '../test/audio-fixtures.js';
-import { parsePlaylist } from '../test/chapter-client.js';
+import { parsePlaylist, waitForChaptersReady } from '../test/chapter-client.js';
 import { newKey } from '../test/api-keys.js';
 import { answeredOperations, contractCaller } from '../test/contract-check.js';
 import { createAdminSession, createUser, signIn, type Session } from '../test/factories.js';
@@ -98,6 +98,7 @@ describe('the REST contract of the byte routes', () => {
     await call('loadSampleChapters', `/files/${bare.id}/chapters/sample`, { as: admin });
     await call('chapterStreamUrl', `${base}/${one}/stream-url`, { as: viewer });
     await call('finalizeChapters', `${base}/finalize`, { as: admin, body: { storageType: 'filesystem' } });
+    await waitForChaptersReady(t, fileId, admin);
 
     const url = await call<Data<{ streamUrl: string }>>('chapterStreamUrl', `${base}/${one}/stream-url`, {
       as: viewer,

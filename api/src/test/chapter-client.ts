@@ -17,7 +17,8 @@ export interface ChapterRow {
 export interface FinalizeBody {
   finalizedChapters: ChapterRow[];
   errors: { chapterId: string; message: string }[];
-  summary: { finalized: number; failed: number };
+  summary: { finalized: number; failed: number; total: number };
+  queuedChapters: number;
 }
 
 /** An administrator's and a viewer's calls around chapters: cut a file, finalize it, ask for its playlist. */
@@ -44,6 +45,19 @@ export class ChapterClient {
       { storageType },
       this.admin,
     );
+  }
+
+  /**
+   * Finalizes and waits for the background jobs: the chapters that were queued, as they ended
+   * (ready or failed), in the file's order.
+   */
+  async finalizeAndWait(fileId: string, storageType: string): Promise<ChapterRow[]> {
+    const res = await this.finalize(fileId, storageType);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const queued = res.body.data.queuedChapters;
+    const rows = await waitForChaptersReady(this.t, fileId, this.admin);
+    expect(rows.filter((c) => c.status === 'ready' || c.status === 'failed').length).toBeGreaterThanOrEqual(queued);
+    return rows;
   }
 
   /** A signed-in user holding a live grant to the file. */
@@ -86,3 +100,25 @@ export function looksLikeTransportStream(bytes: Buffer): boolean {
 
 /** The headers that name a signed-in session on a plain fetch. */
 export const withSession = (s: Session) => ({ authorization: `Bearer ${s.token}`, 'x-device-id': s.deviceId });
+
+/**
+ * Waits until no chapter of the file is finalizing (the background jobs are done), polling its
+ * chapter list as `admin`; returns the chapters, ready or failed (or pending: never queued).
+ */
+export async function waitForChaptersReady(
+  t: Pick<TestApp, 'rest'>,
+  fileId: string,
+  admin: Session,
+  timeoutMs = 60_000,
+): Promise<ChapterRow[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.rest<{ data: ChapterRow[] }>('GET', `/files/${fileId}/chapters`, undefined, admin);
+    expect(res.status).toBe(200);
+    const rows = res.body.data;
+    if (!rows.some((c) => c.status === 'finalizing')) return rows;
+    if (Date.now() > deadline)
+      throw new Error(`Chapters still finalizing after ${timeoutMs} ms: ${rows.map((c) => c.status).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { installJobSchema } from '../db/job-schema.js';
 import { migrate, openOrm } from '../db/orm.js';
 import { createTestDatabase, dropDatabase } from './database.js';
 
@@ -18,6 +19,7 @@ export async function setup(project: TestProject): Promise<void> {
   const orm = await openOrm({ url: db.url!, entities: [] });
   try {
     await migrate(orm);
+    await installJobSchema(orm);
   } finally {
     await orm.close();
   }

@@ -108,6 +108,8 @@ export async function startTestApp(
     // Counters of their own when test files share a Redis (two instances meant to share pass one).
     REDIS_KEY_PREFIX: `pal-test-${randomUUID()}`,
     SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    // Background jobs are picked up within half a second, not the default two.
+    JOB_POLL_SECONDS: '0.5',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
     ...options.env,
   });

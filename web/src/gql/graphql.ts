@@ -334,13 +334,13 @@ export type Chapter = {
   plainSize: Maybe<Scalars['Float']['output']>;
   /** Seconds from the start of the file. */
   startTime: Scalars['Float']['output'];
-  /** pending until finalized; ready when playable; failed with a reason. */
+  /** pending until finalized; finalizing while queued or encoding; ready when playable; failed with a reason. */
   status: ChapterStatus;
   /** Administrators only: where the segments are kept. */
   storageType: Maybe<SegmentStorage>;
 };
 
-/** A change to a file's chapters: added, edited, deleted, finalized or failed. */
+/** A change to a file's chapters: added, edited, deleted, queued, encoding (with progress), finalized or failed. */
 export type ChapterEvent = {
   __typename: 'ChapterEvent';
   /** When it happened (ISO 8601). */
@@ -349,6 +349,8 @@ export type ChapterEvent = {
   chapterId: Maybe<Scalars['ID']['output']>;
   /** The file whose chapters changed. */
   fileId: Scalars['ID']['output'];
+  /** While the chapter is being encoded: percent done, 0 to 100 (100 comes with status ready); else null. */
+  progress: Maybe<Scalars['Int']['output']>;
   /** The new status; null when the chapter was deleted. */
   status: Maybe<Scalars['String']['output']>;
 };
@@ -369,6 +371,8 @@ export type ChapterInput = {
 export type ChapterStatus =
   /** Finalizing failed; the chapter keeps the reason. */
   | 'failed'
+  /** Queued for finalizing, or being encoded now; ready or failed next. */
+  | 'finalizing'
   /** Added or changed, not finalized yet. */
   | 'pending'
   /** Finalized: encrypted and playable. */
@@ -388,6 +392,8 @@ export type ChapterSummary = {
   __typename: 'ChapterSummary';
   /** Chapters whose finalizing failed. */
   failed: Scalars['Int']['output'];
+  /** Chapters queued for finalizing or being encoded now. */
+  finalizing: Scalars['Int']['output'];
   /** Chapters waiting to be finalized. */
   pending: Scalars['Int']['output'];
   /** Chapters finalized and playable. */
@@ -743,25 +749,27 @@ export type FinalizeError = {
   message: Scalars['String']['output'];
 };
 
-/** The outcome of finalizing: ready chapters, and failures with reasons. */
+/** The answer to a finalize request. Chapters are encoded in the background, one job each: they turn finalizing at once, then ready or failed (follow chapterEvents). */
 export type FinalizeResult = {
   __typename: 'FinalizeResult';
-  /** The chapters that failed, with why. */
+  /** Chapters that failed before the answer was sent: none. */
   errors: Array<FinalizeError>;
-  /** The chapters finalized by this run. */
+  /** Chapters already finalized when the answer was sent: none. */
   finalizedChapters: Array<Chapter>;
-  /** The counts of this run. */
+  /** Pending chapters now queued for finalizing (status finalizing). */
+  queuedChapters: Scalars['Int']['output'];
+  /** The counts of this request. */
   summary: FinalizeSummary;
 };
 
-/** How a finalize run went, in counts. */
+/** How a finalize request went, in counts. */
 export type FinalizeSummary = {
   __typename: 'FinalizeSummary';
-  /** Chapters that failed. */
+  /** Chapters failed when the answer was sent: 0; failures arrive as chapterEvents. */
   failed: Scalars['Int']['output'];
-  /** Chapters now ready. */
+  /** Chapters ready when the answer was sent: 0, as they are encoded after it. */
   finalized: Scalars['Int']['output'];
-  /** Pending chapters that were attempted. */
+  /** Pending chapters this request queued. */
   total: Scalars['Int']['output'];
 };
 

@@ -7,6 +7,7 @@ import { Migration20261128175034_finished_at } from './Migration20261128175034_f
 import { Migration20261128175442_collections } from './Migration20261128175442_collections.js';
 import { Migration20261128175635_listening_hours } from './Migration20261128175635_listening_hours.js';
 import { Migration20261128180130_catalog } from './Migration20261128180130_catalog.js';
+import { Migration20261128180253_chapter_finalizing } from './Migration20261128180253_chapter_finalizing.js';
 
 /** Listed explicitly, in order, so migrations run the same from dist/ and from Vitest. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128175442_collections', class: Migration20261128175442_collections },
   { name: 'Migration20261128175635_listening_hours', class: Migration20261128175635_listening_hours },
   { name: 'Migration20261128180130_catalog', class: Migration20261128180130_catalog },
+  { name: 'Migration20261128180253_chapter_finalizing', class: Migration20261128180253_chapter_finalizing },
 ];

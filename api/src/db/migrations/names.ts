@@ -12,4 +12,5 @@ export const migrationNames = [
   'Migration20261128175442_collections',
   'Migration20261128175635_listening_hours',
   'Migration20261128180130_catalog',
+  'Migration20261128180253_chapter_finalizing',
 ];

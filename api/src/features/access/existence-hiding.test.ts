@@ -24,9 +24,9 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 /** A file of 20 s with one ready chapter. */
 async function playableFile(): Promise<{ file: AudioFile; chapterId: string }> {
   const made = await chapters.fileWithChapters([{ label: 'Only', startTime: 0, endTime: 6 }]);
-  const finalized = await chapters.finalize(made.id, 'filesystem');
-  expect(finalized.status).toBe(200);
-  return { file: made, chapterId: finalized.body.finalizedChapters[0].id };
+  const [chapter] = await chapters.finalizeAndWait(made.id, 'filesystem');
+  expect(chapter.status).toBe('ready');
+  return { file: made, chapterId: chapter.id };
 }
 
 beforeAll(async () => {

@@ -81,7 +81,7 @@ function expectFromTags(book: GqlBook) {
     year: 2021,
   });
   expect(book.coverUrl).toBeTruthy();
-  // Chapters from the file wait for finalize (the jobs feature); their labels are already there.
+  // Chapters from the file are queued for finalizing (a job each); their labels are there at once.
   expect(book.chapters.map((c) => c.label)).toEqual(['Opening', 'The Road']);
 }
 

@@ -4,6 +4,8 @@ export interface ChapterEventPayload {
   fileId: string;
   chapterId: string | null;
   status: string | null;
+  /** While a chapter is being encoded: percent done, 0..100; null otherwise. */
+  progress: number | null;
   at: string;
 }
 
@@ -19,6 +21,7 @@ export function publishChapterEvent(
   fileId: string,
   chapterId: string | null,
   status: string | null,
+  progress: number | null = null,
 ): void {
-  pubSub.publish('CHAPTERS_CHANGED', fileId, { fileId, chapterId, status, at: new Date().toISOString() });
+  pubSub.publish('CHAPTERS_CHANGED', fileId, { fileId, chapterId, status, progress, at: new Date().toISOString() });
 }

@@ -3,7 +3,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChapterClient, looksLikeTransportStream, parsePlaylist, withSession } from '../../test/chapter-client.js';
+import {
+  ChapterClient,
+  looksLikeTransportStream,
+  parsePlaylist,
+  waitForChaptersReady,
+  withSession,
+} from '../../test/chapter-client.js';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { removeTones } from '../../test/stream-fixtures.js';
@@ -31,18 +37,22 @@ describe.each(['filesystem', 'database'])('finalize into %s storage and play as 
     ]);
     const res = await c.finalize(file.id, storageType);
     expect(res.status).toBe(200);
-    expect(res.body.summary).toEqual({ finalized: 2, failed: 0, total: 2 });
+    expect(res.body.summary).toEqual({ finalized: 0, failed: 0, total: 2 });
+    expect(res.body.queuedChapters).toBe(2);
+    expect(res.body.data.queuedChapters).toBe(2);
     expect(res.body.errors).toEqual([]);
-    for (const c of res.body.finalizedChapters) {
+    const finalized = await waitForChaptersReady(t, file.id, admin);
+    expect(finalized.map((c) => c.status)).toEqual(['ready', 'ready']);
+    for (const c of finalized) {
       expect(c).toMatchObject({ status: 'ready', error: null });
       expect(c.finalizedAt).not.toBeNull();
       expect(c.encryptedSize).toBeGreaterThan(c.plainSize as number);
       expect((c.encryptedSize as number) - (c.plainSize as number)).toBeLessThanOrEqual(16 * 10);
     }
-    expect(JSON.stringify(res.body)).not.toMatch(/"key"|"iv"|playlist/i);
+    expect(JSON.stringify(finalized)).not.toMatch(/"key"|"iv"|playlist/i);
 
     const viewer = await c.viewerOf(file.id);
-    const [one, two] = res.body.finalizedChapters;
+    const [one, two] = finalized;
     const url = await c.streamUrl(file.id, two.id, viewer);
     // The playlist proves the session too: its URL alone is refused, and counts for no one.
     const stranger = await fetch(url);
@@ -86,7 +96,7 @@ describe.each(['filesystem', 'database'])('finalize into %s storage and play as 
 });
 
 describe('finalize failures', () => {
-  it('marks every chapter failed when the source is missing from disk, and the server stays up', async () => {
+  it('marks every chapter failed after its retries when the source is missing, and the server stays up', async () => {
     const file = await c.fileWithChapters([
       { label: 'A', startTime: 0, endTime: 5 },
       { label: 'B', startTime: 5 },
@@ -94,10 +104,11 @@ describe('finalize failures', () => {
     await rm(path.join(t.config.dataDir, file.storagePath));
     const res = await c.finalize(file.id, 'filesystem');
     expect(res.status).toBe(200);
-    expect(res.body.summary).toEqual({ finalized: 0, failed: 2, total: 2 });
-    expect(res.body.errors.map((e) => e.message)).toEqual([
-      'Source audio file is missing from storage',
-      'Source audio file is missing from storage',
+    expect(res.body.queuedChapters).toBe(2);
+    const ended = await waitForChaptersReady(t, file.id, admin);
+    expect(ended.map((e) => [e.status, e.error])).toEqual([
+      ['failed', 'Source audio file is missing from storage'],
+      ['failed', 'Source audio file is missing from storage'],
     ]);
     const status = await t.rest('GET', `/files/${file.id}/chapters/status`, undefined, admin);
     expect(status.body).toMatchObject({ data: { summary: { pending: 0, ready: 0, failed: 2 } } });
@@ -127,7 +138,8 @@ describe('finalize failures', () => {
 
   it('refuses to move a ready chapter back by editing its times', async () => {
     const file = await c.fileWithChapters([{ label: 'Fixed', startTime: 0, endTime: 4 }]);
-    const chapter = (await c.finalize(file.id, 'database')).body.finalizedChapters[0];
+    const [chapter] = await c.finalizeAndWait(file.id, 'database');
+    expect(chapter.status).toBe('ready');
     const moved = await t.rest(
       'PUT',
       `/files/${file.id}/chapters/${chapter.id}`,
@@ -139,5 +151,6 @@ describe('finalize failures', () => {
     expect(renamed.body).toMatchObject({ data: { label: 'Renamed', status: 'ready' } });
     const again = await c.finalize(file.id, 'database');
     expect(again.body.summary).toEqual({ finalized: 0, failed: 0, total: 0 });
+    expect(again.body.queuedChapters).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { AudioFile } from '../files/audio-file.entity.js';
 
 export enum ChapterStatus {
   pending = 'pending',
+  finalizing = 'finalizing',
   ready = 'ready',
   failed = 'failed',
 }
@@ -13,6 +14,7 @@ registerEnumType(ChapterStatus, {
   description: 'Where a chapter stands on its way to encrypted HLS.',
   valuesConfig: {
     pending: { description: 'Added or changed, not finalized yet.' },
+    finalizing: { description: 'Queued for finalizing, or being encoded now; ready or failed next.' },
     ready: { description: 'Finalized: encrypted and playable.' },
     failed: { description: 'Finalizing failed; the chapter keeps the reason.' },
   },
@@ -60,7 +62,10 @@ export class Chapter {
   @Property({ default: 0 })
   order: number = 0;
 
-  @Field(() => ChapterStatus, { description: 'pending until finalized; ready when playable; failed with a reason.' })
+  @Field(() => ChapterStatus, {
+    description:
+      'pending until finalized; finalizing while queued or encoding; ready when playable; failed with a reason.',
+  })
   @Enum({ items: () => ChapterStatus, nativeEnumName: 'chapter_status' })
   status: ChapterStatus = ChapterStatus.pending;
 

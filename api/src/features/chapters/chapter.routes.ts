@@ -18,6 +18,7 @@ const finalizeResult = z.object({
   finalizedChapters: adminChapters,
   errors: z.array(z.object({ chapterId: z.guid(), label: z.string(), message: z.string() })),
   summary: z.object({ finalized: count, failed: count, total: count }),
+  queuedChapters: count,
 });
 
 /** REST /api/v1/files/{id}/chapters: listing, editing and finalizing (a listener's HLS: playback/). */
@@ -33,7 +34,11 @@ export const chapterRoutes = routes([
     answers: {
       200: {
         description: 'The counts.',
-        json: dataBody(z.object({ summary: z.object({ pending: count, ready: count, failed: count, total: count }) })),
+        json: dataBody(
+          z.object({
+            summary: z.object({ pending: count, finalizing: count, ready: count, failed: count, total: count }),
+          }),
+        ),
       },
     },
     scopes: [ApiKeyScope.LIBRARY_READ],
@@ -104,14 +109,15 @@ export const chapterRoutes = routes([
     method: 'post',
     path: '/files/:id/chapters/finalize',
     tag: 'chapters',
-    summary: 'Cut, encode and encrypt every pending chapter',
-    description: 'Irreversible. A chapter that fails is marked failed with the reason and the others go on.',
+    summary: 'Queue every pending chapter to be cut, encoded and encrypted',
+    description:
+      'Irreversible. Answers at once: the pending chapters turn finalizing and are encoded in the background, one job each, then turn ready, or failed with the reason (the others go on). Follow them with the chapterEvents subscription or the status route.',
     caller: 'admin',
     params: fileId,
     body: { required: false, json: finalizeSchema },
     answers: {
       200: {
-        description: 'What was finalized and what failed, in data and beside it.',
+        description: 'How many chapters were queued, in data and beside it.',
         json: dataBody(finalizeResult, { ...finalizeResult.shape, message: z.string() }),
       },
     },
@@ -121,9 +127,9 @@ export const chapterRoutes = routes([
       const result = await finalizeChapters(ctx, params.id, body);
       const shaped = { ...result, finalizedChapters: result.finalizedChapters.map(adminChapterView) };
       const message =
-        result.errors.length === 0
-          ? `Successfully finalized ${result.summary.finalized} chapters!`
-          : `Finalized ${result.summary.finalized} chapters with ${result.errors.length} errors.`;
+        result.queuedChapters === 1
+          ? 'Finalizing 1 chapter in the background.'
+          : `Finalizing ${result.queuedChapters} chapters in the background.`;
       sendData(res, shaped, { ...shaped, message });
     },
   },

@@ -12,12 +12,15 @@ import { removeChapterFiles } from './segment-store.js';
 
 export interface ChapterSummary {
   pending: number;
+  finalizing: number;
   ready: number;
   failed: number;
   total: number;
 }
 
 export const FINALIZED_TIMES_MESSAGE = 'A finalized chapter cannot be changed; delete it and add a new one instead.';
+export const FINALIZING_TIMES_MESSAGE =
+  'This chapter is being finalized; its times can change once it is ready (delete it instead) or failed.';
 
 /** A file an administrator manages chapters of. */
 export async function managedFile(ctx: Ctx, fileId: string): Promise<AudioFile> {
@@ -51,10 +54,11 @@ export async function chapterSummary(ctx: Ctx, fileId: string): Promise<ChapterS
   const count = (status: ChapterStatus) => rows.filter((r) => r.status === status).length;
   const summary = {
     pending: count(ChapterStatus.pending),
+    finalizing: count(ChapterStatus.finalizing),
     ready: count(ChapterStatus.ready),
     failed: count(ChapterStatus.failed),
   };
-  return { ...summary, total: summary.pending + summary.ready + summary.failed };
+  return { ...summary, total: rows.length };
 }
 
 function assertTimeline(chapters: readonly TimelineChapter[], duration: number): void {
@@ -111,6 +115,8 @@ export async function updateChapter(ctx: Ctx, fileId: string, chapterId: string,
   };
   const timesChange = next.startTime !== chapter.startTime || next.endTime !== (chapter.endTime ?? null);
   if (chapter.status === ChapterStatus.ready && timesChange) throw new AppError('CONFLICT', FINALIZED_TIMES_MESSAGE);
+  if (chapter.status === ChapterStatus.finalizing && timesChange)
+    throw new AppError('CONFLICT', FINALIZING_TIMES_MESSAGE);
   const others = (await ordered(ctx, file)).filter((c) => c.id !== chapter.id);
   assertTimeline([...others, next], file.duration);
   Object.assign(chapter, next);

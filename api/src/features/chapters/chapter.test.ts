@@ -137,17 +137,19 @@ describe('chapter permissions', () => {
 
 describe('chapters over GraphQL', () => {
   it('creates, finalizes and pushes status changes to an administrator', async () => {
-    const file = await createStoredAudioFile(t);
+    // Long enough for ffmpeg to report progress several times before it is done.
+    const file = await createStoredAudioFile(t, { seconds: 240 });
     const client = createClient({
       url: t.url.replace(/^http/, 'ws') + '/graphql',
       webSocketImpl: WebSocket,
       connectionParams: { authorization: `Bearer ${admin.token}`, deviceId: admin.deviceId },
       retryAttempts: 0,
     });
-    const events: { chapterId: string | null; status: string | null }[] = [];
-    const stop = client.subscribe<{ chapterEvents: { chapterId: string | null; status: string | null } }>(
+    type Event = { fileId: string; chapterId: string | null; status: string | null; progress: number | null };
+    const events: Event[] = [];
+    const stop = client.subscribe<{ chapterEvents: Event }>(
       {
-        query: 'subscription($id: ID!) { chapterEvents(fileId: $id) { fileId chapterId status } }',
+        query: 'subscription($id: ID!) { chapterEvents(fileId: $id) { fileId chapterId status progress } }',
         variables: { id: file.id },
       },
       { next: ({ data }) => data && events.push(data.chapterEvents), error: () => {}, complete: () => {} },
@@ -155,22 +157,42 @@ describe('chapters over GraphQL', () => {
     await new Promise((r) => setTimeout(r, 300));
     try {
       const created = await t.gql<{ createChapters: { id: string; fileId: string; status: string }[] }>(
-        'mutation($id: ID!) { createChapters(fileId: $id, chapters: [{ label: "Only", startTime: 0, endTime: 4 }]) { id fileId status } }',
+        'mutation($id: ID!) { createChapters(fileId: $id, chapters: [{ label: "Only", startTime: 0 }]) { id fileId status } }',
         { id: file.id },
         admin,
       );
       expect(created.errors).toBeUndefined();
       const chapter = created.data!.createChapters[0];
       expect(chapter).toMatchObject({ fileId: file.id, status: 'pending' });
+      const asked = Date.now();
       const done = await t.gql<{
-        finalizeChapters: { summary: { finalized: number }; finalizedChapters: { status: string }[] };
+        finalizeChapters: {
+          summary: { finalized: number; failed: number; total: number };
+          finalizedChapters: unknown[];
+          errors: unknown[];
+          queuedChapters: number;
+        };
       }>(
-        'mutation($id: ID!) { finalizeChapters(fileId: $id, storageType: database) { summary { finalized failed } finalizedChapters { status plainSize encryptedSize } } }',
+        'mutation($id: ID!) { finalizeChapters(fileId: $id, storageType: database) { summary { finalized failed total } finalizedChapters { status } errors { message } queuedChapters } }',
         { id: file.id },
         admin,
       );
+      // The answer comes at once; the encoding (several seconds of work) goes on in a job.
+      expect(Date.now() - asked).toBeLessThan(2000);
       expect(done.errors).toBeUndefined();
-      expect(done.data!.finalizeChapters.summary.finalized).toBe(1);
+      expect(done.data!.finalizeChapters).toEqual({
+        summary: { finalized: 0, failed: 0, total: 1 },
+        finalizedChapters: [],
+        errors: [],
+        queuedChapters: 1,
+      });
+      const status = await t.gql<{ chapterStatus: Record<string, number> }>(
+        'query($id: ID!) { chapterStatus(fileId: $id) { pending finalizing ready failed total } }',
+        { id: file.id },
+        admin,
+      );
+      expect(status.data!.chapterStatus).toMatchObject({ pending: 0, ready: 0, total: 1 });
+      await vi.waitFor(() => expect(events.at(-1)?.status).toBe('ready'), { timeout: 60_000, interval: 100 });
       const url = await t.gql<{ chapterStreamUrl: { streamUrl: string } }>(
         'mutation($f: ID!, $c: ID!) { chapterStreamUrl(fileId: $f, chapterId: $c) { streamUrl expiresAt } }',
         { f: file.id, c: chapter.id },
@@ -179,13 +201,15 @@ describe('chapters over GraphQL', () => {
       expect(url.data!.chapterStreamUrl.streamUrl).toMatch(
         new RegExp(`^/api/v1/chapters/${chapter.id}/playlist\\.m3u8\\?`),
       );
-      await new Promise((r) => setTimeout(r, 200));
-      expect(events).toEqual(
-        [
-          { fileId: file.id, chapterId: null, status: 'pending' },
-          { fileId: file.id, chapterId: chapter.id, status: 'ready' },
-        ].map(({ chapterId, status }) => expect.objectContaining({ chapterId, status })),
-      );
+      expect(events[0]).toMatchObject({ fileId: file.id, chapterId: null, status: 'pending', progress: null });
+      const encoding = events.slice(1, -1);
+      expect(encoding.every((e) => e.chapterId === chapter.id && e.status === 'finalizing')).toBe(true);
+      const percents = encoding.map((e) => e.progress!);
+      expect(percents[0]).toBe(0);
+      // Progress went up between the queueing and the end: some values strictly between 0 and 100.
+      expect(percents.some((p) => p > 0 && p < 100)).toBe(true);
+      for (let i = 1; i < percents.length; i++) expect(percents[i]).toBeGreaterThanOrEqual(percents[i - 1]);
+      expect(events.at(-1)).toMatchObject({ chapterId: chapter.id, status: 'ready', progress: 100 });
     } finally {
       stop();
       await client.dispose();

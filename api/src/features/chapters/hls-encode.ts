@@ -27,6 +27,10 @@ export interface EncodeRequest {
   /** An empty folder of the caller's; it removes it afterwards. */
   workDir: string;
   timeoutMs: number;
+  /** Stops the encoder when aborted. */
+  signal?: AbortSignal;
+  /** Given the share done, 0..1, as ffmpeg reports it (about twice a second). */
+  onProgress?: (fraction: number) => void;
 }
 
 /**
@@ -42,7 +46,13 @@ export async function encodeChapter(req: EncodeRequest): Promise<EncodedChapter>
   const playlistFile = path.join(req.workDir, 'index.m3u8');
   await writeFile(keyFile, key, { mode: 0o600 });
   await writeFile(keyInfoFile, `${KEY_URI_PLACEHOLDER}\n${keyFile}\n${iv.toString('hex')}\n`, { mode: 0o600 });
-  await runFfmpeg(req.ffmpeg, hlsEncodeArgs(req, keyInfoFile, playlistFile), req.timeoutMs);
+  const { onProgress } = req;
+  // -progress is a global option: first, before the inputs.
+  const progressArgs = onProgress ? ['-progress', 'pipe:1', '-nostats'] : [];
+  await runFfmpeg(req.ffmpeg, [...progressArgs, ...hlsEncodeArgs(req, keyInfoFile, playlistFile)], req.timeoutMs, {
+    signal: req.signal,
+    onProgress: onProgress && ((seconds) => onProgress(Math.min(1, seconds / Math.max(req.duration, 0.001)))),
+  });
   const { playlist, entries } = templatePlaylist(await readFile(playlistFile, 'utf8'));
   if (entries.length === 0) throw new Error('ffmpeg produced no segments');
   const segments = [];

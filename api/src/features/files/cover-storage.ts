@@ -9,12 +9,13 @@
  *   (a form with no cover chosen); rejects with PAYLOAD_TOO_LARGE or UNSUPPORTED_MEDIA_TYPE. The
  *   stream is always drained, so the rest of a multipart body keeps flowing.
  * - `setCover(em, dataDir, file, received, storageType)`: creates or replaces the file's Cover
- *   (persisted, not flushed) with its card-sized thumbnail; a `file` cover and its thumbnail are
- *   written to DATA_DIR/covers first.
+ *   (persisted, not flushed); a `file` cover is written to DATA_DIR/covers first. Its card-sized
+ *   thumbnail is made by a background job (cover-thumbnail-job.ts) that `commit(jobs)` queues;
+ *   until it is there, the original is served for the thumbnail.
  * - `removeCover(em, dataDir, file)`: removes the file's Cover, if any (persisted, not flushed).
  * - `storedCoverPaths(cover)`: the image files a cover row points at.
- * Both return a `CoverWrite`: call `commit()` after the flush succeeded (deletes replaced image
- * files) or `rollback()` if it failed (deletes the image files just written), so the disk always
+ * Both return a `CoverWrite`: call `commit(jobs)` after the flush succeeded (deletes replaced image
+ * files, queues the thumbnail) or `rollback()` if it failed (deletes the image files just written), so the disk always
  * matches the database.
  */
 import { randomBytes } from 'node:crypto';
@@ -24,7 +25,8 @@ import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../errors.js';
 import type { AudioFile } from './audio-file.entity.js';
-import { makeThumbnail } from './cover-thumbnail.js';
+import type { AppDeps } from '../../context.js';
+import { coverThumbnailJob } from './cover-thumbnail-job.js';
 import { Cover, CoverStorage } from './cover.entity.js';
 import { resolveStoredPath, storageDirs } from './storage-paths.js';
 
@@ -39,7 +41,8 @@ export interface ReceivedCover {
 
 export interface CoverWrite {
   cover: Cover | null;
-  commit(): Promise<void>;
+  /** After the flush: removes replaced images and queues the thumbnail (a queue refusing is logged). */
+  commit(deps: Pick<AppDeps, 'jobs' | 'logger'>): Promise<void>;
   rollback(): Promise<void>;
 }
 
@@ -116,17 +119,13 @@ export async function setCover(
   received: ReceivedCover,
   storageType: CoverStorage,
 ): Promise<CoverWrite> {
-  const [existing, thumbnail] = await Promise.all([
-    em.findOne(Cover, { file: file.id }, { populate: ['base64', 'thumbnail'] }),
-    makeThumbnail(received.bytes),
-  ]);
+  const existing = await em.findOne(Cover, { file: file.id }, { populate: ['base64', 'thumbnail'] });
   const replaced = storedCoverPaths(existing);
   const written: string[] = [];
   const inFiles = storageType === CoverStorage.file;
   try {
     if (inFiles) {
       written.push(await writeStored(dataDir, file.id, extensionByMime[received.mimeType], received.bytes));
-      if (thumbnail) written.push(await writeStored(dataDir, file.id, 'thumb.webp', thumbnail));
     }
   } catch (err) {
     await removeStored(dataDir, written);
@@ -138,14 +137,21 @@ export async function setCover(
     size: received.bytes.length,
     path: inFiles ? written[0] : null,
     base64: inFiles ? null : received.bytes.toString('base64'),
-    thumbnailPath: inFiles ? (written[1] ?? null) : null,
-    thumbnail: inFiles ? null : thumbnail,
+    // Made by a job once this is committed (the original stands in until then).
+    thumbnailPath: null,
+    thumbnail: null,
   };
   const cover = existing ? em.assign(existing, values) : em.create(Cover, { file, ...values, updatedAt: new Date() });
   em.persist(cover);
   return {
     cover,
-    commit: () => removeStored(dataDir, replaced),
+    async commit({ jobs, logger }) {
+      await removeStored(dataDir, replaced);
+      // updatedAt is what the flush wrote: the job makes a thumbnail only for this very cover.
+      await jobs.send(coverThumbnailJob, { fileId: file.id, updatedAt: cover.updatedAt.toISOString() }).catch((err) => {
+        logger.warn('cover.thumbnail-not-queued', { fileId: file.id, message: (err as Error).message });
+      });
+    },
     rollback: () => removeStored(dataDir, written),
   };
 }

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { addCover, createAudioFile, grantFile, PNG_BYTES } from '../../test/library-fixtures.js';
@@ -141,9 +141,16 @@ describe('covers', () => {
 
       const item = await libraryItem(session, `Thumb ${storage}`);
       expect(item.coverThumbnailUrl).toBe(`/api/v1/files/cover/${file.id}?size=thumbnail`);
-      const thumb = await getCover(item.coverThumbnailUrl!, session);
+      // The thumbnail is made by a background job; until it is there the original stands in.
+      const thumb = await vi.waitFor(
+        async () => {
+          const res = await getCover(item.coverThumbnailUrl!, session);
+          expect(res.headers.get('content-type')).toBe('image/webp');
+          return res;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
       expect(thumb.status).toBe(200);
-      expect(thumb.headers.get('content-type')).toBe('image/webp');
       expect(thumb.headers.get('cache-control')).toBe('private, no-cache');
       const bytes = Buffer.from(await thumb.arrayBuffer());
       const shape = await sharp(bytes).metadata();
@@ -182,14 +189,26 @@ describe('covers', () => {
     const coversDir = path.join(t.config.dataDir, 'covers');
     const onDisk = () => readdirSync(coversDir).filter((name) => name.startsWith(file.id));
     await uploadCover(file.id, CoverStorage.file, photo);
+    // The original at once, its thumbnail once the job has made it.
+    await vi.waitFor(() => expect(onDisk()).toHaveLength(2), { timeout: 20_000, interval: 100 });
     const first = onDisk();
-    expect(first).toHaveLength(2);
     await uploadCover(file.id, CoverStorage.file, photo);
-    expect(onDisk()).toHaveLength(2);
-    expect(onDisk().filter((name) => first.includes(name))).toEqual([]);
+    // The new original and, once made, its thumbnail; the first two gone (a thumbnail job of the
+    // first cover still running when it was replaced removes what it wrote itself).
+    await vi.waitFor(
+      () => {
+        expect(onDisk()).toHaveLength(2);
+        expect(onDisk().filter((name) => first.includes(name))).toEqual([]);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
     await uploadCover(file.id, CoverStorage.base64, photo);
     expect(onDisk()).toEqual([]);
     const item = await libraryItem(admin, 'Replaced cover');
-    expect((await getCover(item.coverThumbnailUrl!, admin)).headers.get('content-type')).toBe('image/webp');
+    await vi.waitFor(
+      async () =>
+        expect((await getCover(item.coverThumbnailUrl!, admin)).headers.get('content-type')).toBe('image/webp'),
+      { timeout: 20_000, interval: 100 },
+    );
   });
 });

@@ -100,7 +100,7 @@ export async function updateFile(
     await coverWrite?.rollback();
     throw err;
   }
-  await coverWrite?.commit();
+  await coverWrite?.commit(ctx.deps);
   // A file made private ends the cached byte checks of listeners who held no grant.
   if (file.isPublic !== before.isPublic) ctx.deps.pubSub.publish('ACCESS_CHANGED', { userId: null, fileId: file.id });
   return file;

@@ -27,8 +27,9 @@ describe('the key is re-checked at every fetch', () => {
   let chapterId: string;
   beforeAll(async () => {
     file = await c.fileWithChapters([{ label: 'Only', startTime: 0, endTime: 6 }]);
-    const res = await c.finalize(file.id, 'filesystem');
-    chapterId = res.body.finalizedChapters[0].id;
+    const [chapter] = await c.finalizeAndWait(file.id, 'filesystem');
+    expect(chapter.status).toBe('ready');
+    chapterId = chapter.id;
   });
 
   async function keyUrlFor(viewer: Session): Promise<string> {

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
+import { ChapterClient } from '../../test/chapter-client.js';
 import { eventually } from '../../test/rip-fixtures.js';
 import { createStoredAudioFile, grantFile, removeTones } from '../../test/stream-fixtures.js';
 import type { AudioFile } from '../files/audio-file.entity.js';
@@ -24,14 +25,10 @@ beforeAll(async () => {
     endTime: i + 1,
   }));
   expect((await t.rest('POST', `/files/${file.id}/chapters`, { chapters }, admin)).status).toBe(201);
-  const done = await t.rest<{ summary: { finalized: number }; finalizedChapters: { id: string; startTime: number }[] }>(
-    'POST',
-    `/files/${file.id}/chapters/finalize`,
-    { storageType: 'filesystem' },
-    admin,
-  );
-  expect(done.body.summary.finalized).toBe(CHAPTERS);
-  chapterIds = [...done.body.finalizedChapters].sort((a, b) => a.startTime - b.startTime).map((c) => c.id);
+  const done = await new ChapterClient(t, admin).finalizeAndWait(file.id, 'filesystem');
+  expect(done.filter((c) => c.status === 'ready')).toHaveLength(CHAPTERS);
+  // Listed in the file's order.
+  chapterIds = done.map((c) => c.id);
 }, 120_000);
 afterAll(async () => {
   await t?.close();

@@ -18,7 +18,7 @@ import {
   uploadedChunks,
   uploadPaths,
 } from './upload-storage.js';
-import { sweepExpiredUploads } from './upload-expiry.js';
+import { uploadSweepJob } from './upload-sweep-job.js';
 import { ownUpload } from './upload-ownership.js';
 import { CHUNK_SIZE, initUploadSchema, type FileDetails, type InitUploadInput } from './uploads.schemas.js';
 
@@ -31,7 +31,8 @@ export async function initUpload(ctx: Ctx, input: InitUploadInput): Promise<Uplo
   const caller = requireAdmin(ctx);
   const data = parseInput(initUploadSchema, input);
   const { config } = ctx.deps;
-  await sweepExpiredUploads(ctx.em.fork(), config);
+  // What earlier uploads left is swept by a job (at most one waits at a time): the init does not wait.
+  await ctx.deps.jobs.send(uploadSweepJob, {});
   const session = ctx.em.create(UploadSession, {
     owner: ctx.em.getReference(User, caller.user.id),
     fileName: data.fileName,

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TINY_PNG } from '../../test/audio-fixtures.js';
 import { createTestDatabase } from '../../test/database.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
@@ -171,10 +171,15 @@ describe('chunked upload', () => {
     expect((await c.chunk(id, wav, name, 0)).status).toBe(200);
     const em = t.app.orm.em.fork();
     await em.nativeUpdate(UploadSession, { id }, { expiresAt: new Date(Date.now() - 1000) });
-    // Any new upload sweeps the expired ones.
+    // Any new upload queues a sweep of the expired ones (a background job).
     expect((await c.init(wav, name)).status).toBe(200);
-    const swept = await t.app.orm.em.fork().findOneOrFail(UploadSession, { id });
-    expect(swept.status).toBe(UploadStatus.expired);
+    await vi.waitFor(
+      async () => {
+        const swept = await t.app.orm.em.fork().findOneOrFail(UploadSession, { id });
+        expect(swept.status).toBe(UploadStatus.expired);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
     expect(existsSync(uploadDir(t, id))).toBe(false);
     expect((await c.chunk(id, wav, name, 1)).status).toBe(409);
   });
@@ -193,7 +198,7 @@ describe('upload folders no session owns', () => {
     utimesSync(orphan, twoHoursAgo, twoHoursAgo);
     const c = chunkedClient(t, admin);
     const kept = (await c.init(wav, name)).body.uploadId as string;
-    expect(existsSync(orphan)).toBe(false);
+    await vi.waitFor(() => expect(existsSync(orphan)).toBe(false), { timeout: 20_000, interval: 100 });
     // A folder this young may belong to an init still writing its row; a live upload's is kept.
     expect(existsSync(young)).toBe(true);
     expect(existsSync(uploadDir(t, kept))).toBe(true);

@@ -6,7 +6,8 @@ import { parseInput } from '../../validation.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { recheckAdmin } from '../auth/authenticate.js';
 import { publishChapterEvent } from '../chapters/chapter-events.js';
-import { Chapter, ChapterStatus } from '../chapters/chapter.entity.js';
+import { queueFinalize } from '../chapters/chapter-finalize.js';
+import { Chapter, ChapterStatus, SegmentStorage } from '../chapters/chapter.entity.js';
 import { putBook, typedOverTags } from '../catalog/book-catalog.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { setCover, type CoverWrite, type ReceivedCover } from '../files/cover-storage.js';
@@ -71,6 +72,7 @@ export async function registerAudioFile(
 
   const { em } = ctx;
   let coverWrite: CoverWrite | null = null;
+  let registered: AudioFile;
   try {
     const file = em.create(AudioFile, {
       id,
@@ -86,7 +88,7 @@ export async function registerAudioFile(
     });
     await putBook(em, file, typedOverTags(details, embedded));
     if (cover) coverWrite = await setCover(em, dataDir, file, cover, details.coverStorageType);
-    // Pending like chapters an administrator adds: they play once finalized to HLS.
+    // Pending like chapters an administrator adds, then queued for finalizing once committed.
     const chapters = chaptersFitting(embedded.chapters, probe.duration).map((chapter, order) =>
       em.create(Chapter, { file, ...chapter, order, status: ChapterStatus.pending }),
     );
@@ -111,12 +113,30 @@ export async function registerAudioFile(
     // The upload may have taken minutes: whoever sent it must still be a signed-in administrator.
     await recheckAdmin(em.fork(), caller);
     await em.flush();
-    await coverWrite?.commit();
+    await coverWrite?.commit(ctx.deps);
     if (chapters.length) publishChapterEvent(ctx.deps.pubSub, id, null, ChapterStatus.pending);
-    return file;
+    registered = file;
   } catch (err) {
     await coverWrite?.rollback();
     await rename(finalPath, staged.path);
     throw err;
+  }
+  await finalizeArrivedChapters(ctx, registered);
+  return registered;
+}
+
+/**
+ * The chapters a file arrived with are queued for finalizing once it is committed, into
+ * filesystem storage, so they play with no finalize step. The file is there whatever happens
+ * here: a queue that refuses leaves them pending, for an administrator's finalize.
+ */
+async function finalizeArrivedChapters(ctx: Ctx, file: AudioFile): Promise<void> {
+  try {
+    await queueFinalize(ctx, file.id, SegmentStorage.filesystem);
+  } catch (err) {
+    ctx.deps.logger.warn('upload.chapters-not-queued', {
+      fileId: file.id,
+      message: err instanceof Error ? err.message : String(err),
+    });
   }
 }

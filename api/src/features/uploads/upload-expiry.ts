@@ -16,8 +16,8 @@ const ORPHAN_GRACE_MS = 3600_000;
 /**
  * Marks unfinished uploads past their expiry as expired and removes their parts, and removes
  * what no row owns any more: upload folders whose session is gone (its administrator deleted)
- * and direct-upload temp files a crash left behind. Runs on demand (each init, and when an
- * expired upload is touched), so no timer has to live beside the server.
+ * and direct-upload temp files a crash left behind. Runs as a background job (uploadSweepJob):
+ * every quarter hour, once across replicas, and queued by each upload init.
  */
 export async function sweepExpiredUploads(em: EntityManager, config: AppConfig, now = new Date()): Promise<number> {
   const expired = await em.find(
@@ -25,15 +25,18 @@ export async function sweepExpiredUploads(em: EntityManager, config: AppConfig, 
     { status: UploadStatus.active, expiresAt: { $lte: now } },
     { limit: SWEEP_BATCH, orderBy: { expiresAt: 'asc' } },
   );
-  for (const session of expired) {
-    await removeUploadDir(uploadPaths(config.dataDir, session.id));
-    dropRunningHash(config, session.id);
-    session.status = UploadStatus.expired;
-  }
+  for (const session of expired) await expireUpload(em, config, session);
   if (expired.length) await em.flush();
   await removeOrphanUploadDirs(em, config, now);
   await removeStaleTempFiles(config, now);
   return expired.length;
+}
+
+/** Marks one upload past its expiry expired (flushed by the caller) and removes its parts. */
+export async function expireUpload(em: EntityManager, config: AppConfig, session: UploadSession): Promise<void> {
+  await removeUploadDir(uploadPaths(config.dataDir, session.id));
+  dropRunningHash(config, session.id);
+  em.assign(session, { status: UploadStatus.expired });
 }
 
 /** Folders under uploads/ with no active session, left alone while young (an init may be writing its row). */

@@ -2,7 +2,7 @@ import type { Caller, Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { parseId } from '../../validation.js';
 import { UploadSession, UploadStatus } from './upload-session.entity.js';
-import { sweepExpiredUploads } from './upload-expiry.js';
+import { expireUpload } from './upload-expiry.js';
 
 /** The caller's own upload; `active` also refuses finished, cancelled and expired ones. */
 export async function ownUpload(ctx: Ctx, caller: Caller, id: unknown, mustBeActive: boolean): Promise<UploadSession> {
@@ -21,8 +21,9 @@ export async function checkedOwnUpload(
   if (session.owner.id !== caller.user.id)
     throw new AppError('FORBIDDEN', 'This upload belongs to another administrator');
   if (session.status === UploadStatus.active && session.expiresAt.getTime() <= Date.now()) {
-    await sweepExpiredUploads(ctx.em.fork(), ctx.deps.config);
-    await ctx.em.refresh(session);
+    // This one at once, so the answer says it expired; the sweep job takes any others.
+    await expireUpload(ctx.em, ctx.deps.config, session);
+    await ctx.em.flush();
   }
   if (!mustBeActive) return session;
   switch (session.status) {
