@@ -117,6 +117,21 @@ describe('secure player', () => {
     expect(created.status).toBeLessThan(300);
     const finalized = await rest('POST', `/files/${file.id}/chapters/finalize`, { storageType: 'filesystem' }, admin);
     expect(finalized.status).toBeLessThan(300);
+    // Finalize answers at once and encodes in the background: wait until both chapters are ready.
+    await expect
+      .poll(
+        async () => {
+          const list = await rest<{ data: { status: string }[] }>(
+            'GET',
+            `/files/${file.id}/chapters`,
+            undefined,
+            admin,
+          );
+          return list.body.data.map((c) => c.status).join(',');
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe('ready,ready');
 
     const { page, context } = await newDevice(browser);
     const keyRequests: string[] = [];

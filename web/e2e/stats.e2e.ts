@@ -1,10 +1,10 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin';
 import { createUser } from './support/api';
-import { launchBrowser, newDevice, PHONE, screenshot } from './support/browser';
+import { launchBrowser, newDevice } from './support/browser';
 import { grantAccess, uploadAudio } from './support/media';
+import { recordPage } from './support/record';
 import { signInThroughUi } from './support/ui';
 
 let browser: Browser;
@@ -20,27 +20,6 @@ async function clockSeconds(page: Page): Promise<number> {
   const text = (await page.getByRole('timer', { name: 'Playback time' }).textContent()) ?? '';
   const [minutes, seconds] = text.split('/')[0].trim().split(':').map(Number);
   return minutes * 60 + seconds;
-}
-
-/** Serious and critical axe findings on the page as it is. */
-async function severeFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** Screenshots at 1280 and 390 px in light and dark, each checked with axe. */
-async function recordPage(page: Page, name: string, ready: () => Promise<void>) {
-  for (const viewport of [{ width: 1280, height: 860 }, PHONE]) {
-    await page.setViewportSize(viewport);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await ready();
-      await screenshot(page, `${name}-${viewport.width}-${scheme}`);
-      expect(await severeFindings(page)).toEqual([]);
-    }
-  }
 }
 
 describe('listening stats', () => {

@@ -18,7 +18,7 @@ import { useState } from 'react';
 import type { AdminChapterFragment, SegmentStorage } from '../../../gql/graphql';
 import { useChapterPlayback, type ChapterPlaybackTexts } from '../../player/hooks/useChapterPlayback';
 import { errorText } from '../admin-format';
-import { useChapters } from '../hooks/useChapters';
+import { useChapters, type FinalizeOutcome } from '../hooks/useChapters';
 import { useTimedMessage } from '../hooks/useTimedMessage';
 import { ChapterDialog, type ChapterDraft } from './ChapterDialog';
 import { ChapterRow } from './ChapterRow';
@@ -53,6 +53,9 @@ export function ChapterManager({ fileId }: { fileId: string }) {
   const [success, setSuccess] = useTimedMessage(3000);
   const [error, setError] = useState<string | null>(null);
   const { summary } = chapters;
+  // Finalizing lasts while the request is out and while any chapter is queued or encoding, as the
+  // server says (so also after a reload or when another administrator started it).
+  const busyFinalizing = chapters.finalizing || summary.finalizing > 0;
 
   const attempt = async (action: () => Promise<void>, fallback: string) => {
     setError(null);
@@ -80,20 +83,24 @@ export function ChapterManager({ fileId }: { fileId: string }) {
       }
     }, 'Failed to save chapter');
 
+  // The request only queues the chapters; the outcome is told once the last of them settles.
+  const onFinalized = ({ finalized, failed }: FinalizeOutcome) => {
+    if (failed.length > 0) {
+      console.error(
+        'Chapter finalization errors',
+        failed.map((c) => ({ chapterId: c.id, label: c.label, message: c.error })),
+      );
+      setError(`Finalized ${finalized} chapters with ${failed.length} errors. Check console for details.`);
+    } else {
+      setSuccess(`Successfully finalized ${finalized} chapters!`);
+    }
+  };
+
   const onFinalize = async () => {
     setConfirmFinalize(false);
     setError(null);
     try {
-      const result = await chapters.finalize(storage);
-      if (!result) return;
-      if (result.errors.length > 0) {
-        console.error('Chapter finalization errors', result.errors);
-        setError(
-          `Finalized ${result.summary.finalized} chapters with ${result.errors.length} errors. Check console for details.`,
-        );
-      } else {
-        setSuccess(`Successfully finalized ${result.summary.finalized} chapters!`);
-      }
+      await chapters.finalize(storage, onFinalized);
     } catch (err) {
       setError(`Failed to finalize chapters: ${errorText(err, 'Unknown error')}`);
     }
@@ -114,6 +121,7 @@ export function ChapterManager({ fileId }: { fileId: string }) {
       </Typography>
       <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
         <Chip label={`Pending: ${summary.pending}`} color="warning" />
+        {summary.finalizing > 0 && <Chip label={`Finalizing: ${summary.finalizing}`} color="info" />}
         <Chip label={`Ready: ${summary.ready}`} color="success" />
         <Chip label={`Failed: ${summary.failed}`} color="error" />
       </Stack>
@@ -141,10 +149,10 @@ export function ChapterManager({ fileId }: { fileId: string }) {
           size="small"
           variant="contained"
           startIcon={<LockIcon />}
-          disabled={summary.pending === 0 || chapters.finalizing}
+          disabled={summary.pending === 0 || busyFinalizing}
           onClick={() => setConfirmFinalize(true)}
         >
-          {chapters.finalizing ? 'Finalizing...' : 'Finalize Chapters'}
+          {busyFinalizing ? 'Finalizing...' : 'Finalize Chapters'}
         </Button>
         <Button
           size="small"
@@ -184,6 +192,7 @@ export function ChapterManager({ fileId }: { fileId: string }) {
               key={chapter.id}
               chapter={chapter}
               chapters={chapters.chapters}
+              progress={chapters.progress.get(chapter.id) ?? null}
               playing={activeChapterId === chapter.id}
               onPlay={() => onPlay(chapter)}
               onStop={() => void stopChapter()}

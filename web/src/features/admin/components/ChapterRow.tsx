@@ -2,13 +2,14 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import StopIcon from '@mui/icons-material/Stop';
-import { Chip, IconButton, ListItem, ListItemText, Stack, Tooltip } from '@mui/material';
+import { Box, Chip, IconButton, LinearProgress, ListItem, ListItemText, Stack, Tooltip } from '@mui/material';
 import type { AdminChapterFragment, ChapterStatus } from '../../../gql/graphql';
 import { formatBytes, formatDateTime } from '../admin-format';
 import { chapterSpan } from '../../../components/chapter-time';
 
-export const CHAPTER_STATUS_COLOR: Record<ChapterStatus, 'warning' | 'success' | 'error'> = {
+export const CHAPTER_STATUS_COLOR: Record<ChapterStatus, 'warning' | 'info' | 'success' | 'error'> = {
   pending: 'warning',
+  finalizing: 'info',
   ready: 'success',
   failed: 'error',
 };
@@ -17,6 +18,8 @@ interface ChapterRowProps {
   chapter: AdminChapterFragment;
   /** All the file's chapters: one with no end shows where the next one starts. */
   chapters: readonly AdminChapterFragment[];
+  /** Percent encoded while the chapter is being finalized, as the server last reported it. */
+  progress: number | null;
   playing: boolean;
   onPlay: () => void;
   onStop: () => void;
@@ -25,7 +28,17 @@ interface ChapterRowProps {
 }
 
 /** One chapter: times, sizes, status and its play, edit and delete actions. */
-export function ChapterRow({ chapter, chapters, playing, onPlay, onStop, onEdit, onDelete }: ChapterRowProps) {
+export function ChapterRow({
+  chapter,
+  chapters,
+  progress,
+  playing,
+  onPlay,
+  onStop,
+  onEdit,
+  onDelete,
+}: ChapterRowProps) {
+  const encoding = chapter.status === 'finalizing';
   const details = [
     chapterSpan(chapters, chapter),
     chapter.plainSize != null ? `Plain: ${formatBytes(chapter.plainSize)}` : null,
@@ -73,7 +86,29 @@ export function ChapterRow({ chapter, chapters, playing, onPlay, onStop, onEdit,
             <Chip size="small" label={chapter.status} color={CHAPTER_STATUS_COLOR[chapter.status]} />
           </Stack>
         }
-        secondary={details.join(' · ')}
+        // A div, not the default paragraph: the progress bar is a block.
+        slotProps={{ secondary: { component: 'div' } }}
+        secondary={
+          <>
+            {details.join(' · ')}
+            {encoding && (
+              <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5, maxWidth: 360 }}>
+                {/* Queued: no figure yet, so the bar runs without one. */}
+                <LinearProgress
+                  variant={progress === null ? 'indeterminate' : 'determinate'}
+                  value={progress ?? undefined}
+                  aria-label={
+                    progress === null
+                      ? `Finalizing ${chapter.label}: queued`
+                      : `Finalizing ${chapter.label}: ${progress}%`
+                  }
+                  sx={{ flex: 1, display: 'block' }}
+                />
+                <span aria-hidden>{progress === null ? 'Queued' : `${progress}%`}</span>
+              </Box>
+            )}
+          </>
+        }
       />
     </ListItem>
   );

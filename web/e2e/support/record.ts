@@ -1,0 +1,25 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { PHONE, screenshot } from './browser';
+
+/** Serious and critical axe findings on the page as it is. */
+export async function severeFindings(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Screenshots at 1280 and 390 px in light and dark, each checked with axe. */
+export async function recordPage(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
+  for (const viewport of [{ width: 1280, height: 860 }, PHONE]) {
+    await page.setViewportSize(viewport);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await ready();
+      await screenshot(page, `${name}-${viewport.width}-${scheme}`);
+      expect(await severeFindings(page)).toEqual([]);
+    }
+  }
+}
