@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { createClient } from 'graphql-ws';
+import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { UPSTREAM_HEADER } from './nginx.js';
 
@@ -197,25 +197,7 @@ export class ClusterClient {
     next(timeoutMs: number): Promise<SecurityEvent>;
     close(): Promise<void>;
   }> {
-    let upstream: string | null = null;
-    const address = this.address;
-    class BoundWebSocket extends WebSocket {
-      constructor(url: string, protocols?: string | string[]) {
-        super(url, protocols, { localAddress: address });
-        this.once('upgrade', (res: IncomingMessage) => (upstream = upstreamOf(res.headers)));
-      }
-    }
-    const client = createClient({
-      url: `${this.baseUrl.replace(/^http/, 'ws')}/graphql`,
-      webSocketImpl: BoundWebSocket,
-      connectionParams: { authorization: `Bearer ${session.token}`, deviceId: session.deviceId },
-      retryAttempts: 0,
-      lazy: false,
-    });
-    await new Promise<void>((resolve, reject) => {
-      client.on('connected', () => resolve());
-      client.on('closed', (e) => reject(new Error(`socket closed: ${(e as { code?: number }).code}`)));
-    });
+    const { client, upstream } = await this.#connectSocket(session);
     const events: SecurityEvent[] = [];
     const waiters: (() => void)[] = [];
     client.subscribe<{ securityEvents: Omit<SecurityEvent, 'at'> }>(
@@ -262,6 +244,22 @@ export class ClusterClient {
     query: string,
     variables: Record<string, unknown>,
   ): Promise<{ events: T[]; upstream: string | null; close(): Promise<void> }> {
+    const { client, upstream } = await this.#connectSocket(session);
+    const events: T[] = [];
+    client.subscribe<T>(
+      { query, variables },
+      { next: ({ data }) => data && events.push(data as T), error: () => {}, complete: () => {} },
+    );
+    // The server registers the subscription before the caller makes anything happen.
+    await new Promise((r) => setTimeout(r, 300));
+    return { events, upstream, close: () => client.dispose() as Promise<void> };
+  }
+
+  /**
+   * A graphql-ws client connected from this client's address as the web app connects, and the
+   * replica nginx sent its socket to.
+   */
+  async #connectSocket(session: Session): Promise<{ client: Client; upstream: string | null }> {
     let upstream: string | null = null;
     const address = this.address;
     class BoundWebSocket extends WebSocket {
@@ -283,14 +281,7 @@ export class ClusterClient {
       client.on('connected', () => resolve());
       client.on('closed', (e) => reject(new Error(`socket closed: ${(e as { code?: number }).code}`)));
     });
-    const events: T[] = [];
-    client.subscribe<T>(
-      { query, variables },
-      { next: ({ data }) => data && events.push(data as T), error: () => {}, complete: () => {} },
-    );
-    // The server registers the subscription before the caller makes anything happen.
-    await new Promise((r) => setTimeout(r, 300));
-    return { events, upstream, close: () => client.dispose() as Promise<void> };
+    return { client, upstream };
   }
 
   close(): void {

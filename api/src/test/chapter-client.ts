@@ -1,4 +1,5 @@
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
+import { Chapter } from '../features/chapters/chapter.entity.js';
 import type { AudioFile } from '../features/files/audio-file.entity.js';
 import { createUser, signIn, type Session } from './factories.js';
 import type { TestApp } from './harness.js';
@@ -121,4 +122,16 @@ export async function waitForChaptersReady(
       throw new Error(`Chapters still finalizing after ${timeoutMs} ms: ${rows.map((c) => c.status).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The file's chapter rows in order, read from the database once none is pending or finalizing. */
+export function settledChapters(t: Pick<TestApp, 'app'>, fileId: string): Promise<Chapter[]> {
+  return vi.waitFor(
+    async () => {
+      const found = await t.app.orm.em.fork().find(Chapter, { file: fileId }, { orderBy: { order: 'asc' } });
+      if (found.some((c) => c.status === 'pending' || c.status === 'finalizing')) throw new Error('not finalized yet');
+      return found;
+    },
+    { timeout: 60_000, interval: 100 },
+  );
 }

@@ -3,11 +3,11 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { chunkedClient, sha256, uploadDir } from '../../test/upload-client.js';
-import { Chapter } from '../chapters/chapter.entity.js';
+import { settledChapters } from '../../test/chapter-client.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { Cover } from '../files/cover.entity.js';
 import { resolveStoredPath } from '../files/storage-paths.js';
@@ -94,14 +94,7 @@ const joinRest = (body: Record<string, unknown>, session = admin) =>
 
 /** The file's chapters once their finalize jobs (queued when the book was joined) are done. */
 async function storedChapters(fileId: string) {
-  const rows = await vi.waitFor(
-    async () => {
-      const found = await t.app.orm.em.fork().find(Chapter, { file: fileId }, { orderBy: { order: 'asc' } });
-      if (found.some((c) => c.status === 'pending' || c.status === 'finalizing')) throw new Error('not finalized yet');
-      return found;
-    },
-    { timeout: 60_000, interval: 100 },
-  );
+  const rows = await settledChapters(t, fileId);
   return rows.map((c) => ({ label: c.label, startTime: c.startTime, status: c.status }));
 }
 

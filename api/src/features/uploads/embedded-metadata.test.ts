@@ -8,7 +8,7 @@ import { generateTestAudio, TINY_PNG } from '../../test/audio-fixtures.js';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { audioPart, chunkedClient, uploadForm } from '../../test/upload-client.js';
-import { Chapter } from '../chapters/chapter.entity.js';
+import { settledChapters } from '../../test/chapter-client.js';
 import { Cover } from '../files/cover.entity.js';
 import { ffmpegPath } from '../media/ffmpeg.js';
 import { chaptersFitting, readEmbeddedMetadata } from './embedded-metadata.js';
@@ -101,14 +101,7 @@ type FileBody = { data: Record<string, unknown> };
 
 /** The file's chapters once their finalize jobs (queued by the upload) are done. */
 async function storedChapters(fileId: string) {
-  const rows = await vi.waitFor(
-    async () => {
-      const found = await t.app.orm.em.fork().find(Chapter, { file: fileId }, { orderBy: { order: 'asc' } });
-      if (found.some((c) => c.status === 'pending' || c.status === 'finalizing')) throw new Error('not finalized yet');
-      return found;
-    },
-    { timeout: 60_000, interval: 100 },
-  );
+  const rows = await settledChapters(t, fileId);
   return rows.map((c) => ({
     label: c.label,
     startTime: c.startTime,
