@@ -106,9 +106,11 @@ describe('runtime contract', () => {
     const server = await startServer(fresh);
     const pid = server.child.pid ?? 0;
     // The embedded database was copied from the build's template, not made by initdb (which
-    // leaves about 900 MiB resident): the server holds about 270 MiB.
-    const rssMiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-    expect(rssMiB).toBeLessThan(400);
+    // leaves about 900 MiB resident): the server settles at about 340-370 MiB. Right at /healthz
+    // it can still hold a passing peak (780 MiB seen once in four starts since the job queue
+    // starts beside the first requests), so it is read until it settles.
+    const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+    await expect.poll(rssMiB, { timeout: 10_000, interval: 250 }).toBeLessThan(400);
     expect(existsSync(path.join(fresh, 'pgdata', 'PG_VERSION'))).toBe(true);
     // Only its owner may read it: the database files, the secret and the audio are in there.
     expect(statSync(fresh).mode & 0o777).toBe(0o700);
