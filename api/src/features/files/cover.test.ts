@@ -6,7 +6,7 @@ import { createAdminSession, createUser, signIn, type Session } from '../../test
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { addCover, createAudioFile, grantFile, PNG_BYTES } from '../../test/library-fixtures.js';
 import { THUMBNAIL_EDGE } from './cover-thumbnail.js';
-import { CoverStorage } from './cover.entity.js';
+import { Cover, CoverStorage } from './cover.entity.js';
 
 let t: TestApp;
 let admin: Session;
@@ -195,15 +195,22 @@ describe('covers', () => {
     await uploadCover(file.id, CoverStorage.file, photo);
     // The new original and, once made, its thumbnail; the first two gone (a thumbnail job of the
     // first cover still running when it was replaced removes what it wrote itself).
+    // The second cover's own thumbnail recorded (a late job of the first may still write and
+    // remove a file of its own meanwhile).
+    const recordedThumbnail = async () =>
+      (await t.app.orm.em.fork().findOne(Cover, { file: file.id }))?.thumbnailPath ?? null;
     await vi.waitFor(
-      () => {
+      async () => {
         expect(onDisk()).toHaveLength(2);
         expect(onDisk().filter((name) => first.includes(name))).toEqual([]);
+        const thumbnail = await recordedThumbnail();
+        expect(thumbnail && onDisk().includes(path.basename(thumbnail))).toBe(true);
       },
       { timeout: 20_000, interval: 100 },
     );
     await uploadCover(file.id, CoverStorage.base64, photo);
-    expect(onDisk()).toEqual([]);
+    // Removed with the cover; a job still running for it removes what it wrote itself.
+    await vi.waitFor(() => expect(onDisk()).toEqual([]), { timeout: 20_000, interval: 100 });
     const item = await libraryItem(admin, 'Replaced cover');
     await vi.waitFor(
       async () =>
