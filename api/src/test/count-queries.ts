@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { runningJob } from '../features/jobs/job-queue.js';
+import { JOB_APPLICATION_NAME, runningJob } from '../features/jobs/job-queue.js';
 
 /** A statement as the driver got it: text with $1, $2, … and their values. */
 export interface SentStatement {
@@ -8,12 +8,17 @@ export interface SentStatement {
 }
 
 /**
- * True for a statement of the background job queue (its polling and upkeep, in the pgboss schema)
- * or of a job handler: not a request's, so a test counting a request's statements leaves it out.
+ * True for a statement of the background job queue or of a job handler: not a request's, so a test
+ * counting a request's statements leaves it out. On a server the queue has connections of its own
+ * (named JOB_APPLICATION_NAME), and some of its upkeep names no table (its clock check, BEGIN);
+ * on the embedded database it shares the ORM's, and its statements name the pgboss schema.
  */
-export function isBackgroundStatement(query: unknown): boolean {
+export function isBackgroundStatement(client: pg.Client, query: unknown): boolean {
+  if (runningJob.getStore() !== undefined) return true;
+  const params = (client as { connectionParameters?: { application_name?: string } }).connectionParameters;
+  if (params?.application_name === JOB_APPLICATION_NAME) return true;
   const text = typeof query === 'string' ? query : String((query as { text?: unknown } | null)?.text);
-  return runningJob.getStore() !== undefined || /\bpgboss\./.test(text);
+  return /\bpgboss\./.test(text);
 }
 
 /**
@@ -29,7 +34,7 @@ export async function countQueries<T>(
   const sent: SentStatement[] = [];
   pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
     const [query, values] = args;
-    if (isBackgroundStatement(query)) return (original as (...a: unknown[]) => unknown).apply(this, args);
+    if (isBackgroundStatement(this, query)) return (original as (...a: unknown[]) => unknown).apply(this, args);
     if (typeof query === 'string') sent.push({ text: query, values: Array.isArray(values) ? values : [] });
     else {
       const config = query as { text?: unknown; values?: unknown[] } | null;

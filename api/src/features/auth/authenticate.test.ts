@@ -76,8 +76,8 @@ describe('authenticateRequest with a row', () => {
     await made.persist(upload).flush();
 
     const em = t.app.orm.em.fork();
-    const { result, queries } = await countQueries(() => withRow(em, admin, upload.id));
-    expect(queries).toBe(1);
+    const { result, queries, statements } = await countQueries(() => withRow(em, admin, upload.id));
+    expect(queries, statements.join('\n')).toBe(1);
     expect(result.caller?.session?.id).toBe(admin.sessionId);
     const read = result.companion!;
     const stored = await t.app.orm.em.fork().findOneOrFail(UploadSession, upload.id);

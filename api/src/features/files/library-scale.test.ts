@@ -28,7 +28,7 @@ beforeAll(async () => {
   // Counts every statement on every connection of this process (the app runs in it), but the
   // background job queue's.
   pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
-    if (!isBackgroundStatement(args[0])) queries += 1;
+    if (!isBackgroundStatement(this, args[0])) queries += 1;
     return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof pg.Client.prototype.query;
 });

@@ -8,6 +8,9 @@ import { deadLetterName, declaredJobs, type JobKind } from './job-kinds.js';
 import type { JobSettings } from './job-settings.js';
 
 /** Set while a job's handler runs: what the handler does is the job's, not a request's. */
+/** How the queue's own connections name themselves to PostgreSQL (pg_stat_activity, tests). */
+export const JOB_APPLICATION_NAME = 'pal-jobs';
+
 export const runningJob = new AsyncLocalStorage<{ kind: string; id: string }>();
 
 /** On PostgreSQL each replica's queue has its own small pool, apart from the ORM's. */
@@ -71,7 +74,7 @@ export function createJobQueue(settings: JobSettings, logger: Logger) {
     boss = new PgBoss({
       ...connection,
       schema: JOB_SCHEMA,
-      application_name: 'pal-jobs',
+      application_name: JOB_APPLICATION_NAME,
       superviseIntervalSeconds: settings.superviseSeconds,
       monitorIntervalSeconds: settings.superviseSeconds,
       cronWorkerIntervalSeconds: Math.min(60, Math.max(settings.superviseSeconds, 5)),
