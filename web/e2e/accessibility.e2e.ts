@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin';
 import { launchBrowser, newDevice } from './support/browser';
 import { makeCover, setCover, uploadAudio } from './support/media';
+import { libraryGrid } from './support/ui';
 
 // axe-core (bundled with @axe-core/playwright, no network) on the screens the issue names, in
 // both colour schemes. Serious and critical findings fail; every finding is written to
@@ -62,7 +63,9 @@ describe('accessibility (axe-core)', () => {
       const found: Record<string, Finding[]> = { '/login': await audit(page, `login-${scheme}`) };
 
       await signInAsAdmin(page);
-      await page.getByRole('button', { name: new RegExp(file.title) }).waitFor();
+      await libraryGrid(page)
+        .getByRole('button', { name: new RegExp(file.title) })
+        .waitFor();
       found['/'] = await audit(page, `library-${scheme}`);
 
       await page.goto(`/player/${file.id}`);

@@ -11,7 +11,7 @@ import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, PHONE, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
 import { signInAsAdmin } from './support/admin';
-import { signInThroughUi } from './support/ui';
+import { libraryGrid, signInThroughUi } from './support/ui';
 
 // Authors and series as a listener meets them: the library filtered by author, an author's page
 // and a series' page reached from a card and from the player, each in both themes on a wide
@@ -137,7 +137,7 @@ describe('authors and series', () => {
     const s = await shelf();
     const { page, context } = await newDevice(browser);
     await signInThroughUi(page, s.user.email, s.user.password);
-    const card = (title: string) => page.getByRole('button', { name: new RegExp(title) });
+    const card = (title: string) => libraryGrid(page).getByRole('button', { name: new RegExp(title) });
     await card(s.other.title).waitFor();
 
     await page.getByRole('combobox', { name: 'Author' }).click();

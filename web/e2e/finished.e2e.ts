@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, PHONE, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
-import { signInThroughUi } from './support/ui';
+import { libraryGrid, signInThroughUi } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -46,9 +46,8 @@ describe('finished books', () => {
     const { page, context } = await newDevice(browser);
     await signInThroughUi(page, user.email, user.password);
     // Nothing finished yet: no shelf.
-    await page
+    await libraryGrid(page)
       .getByRole('button', { name: new RegExp(title) })
-      .first()
       .waitFor();
     expect(await page.getByRole('region', { name: 'Finished' }).count()).toBe(0);
 

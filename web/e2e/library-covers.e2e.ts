@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
-import { signInThroughUi } from './support/ui';
+import { libraryGrid, signInThroughUi } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -65,9 +65,11 @@ describe('library covers', () => {
       if (ours(response.url()) && response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
     });
     await signInThroughUi(page, user.email, user.password);
-    const image = page.getByRole('img', { name: covered.title });
+    const image = libraryGrid(page).getByRole('img', { name: covered.title });
     await image.waitFor();
-    await page.getByRole('button', { name: new RegExp(bare.title) }).waitFor();
+    await libraryGrid(page)
+      .getByRole('button', { name: new RegExp(bare.title) })
+      .waitFor();
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(600);
 
     // Cards ask for the card-sized copy, and only the covered file's.

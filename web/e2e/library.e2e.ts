@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { grantAccess, uploadAudio } from './support/media';
-import { signInThroughUi } from './support/ui';
+import { recordPage } from './support/record';
+import { libraryGrid, signInThroughUi } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ describe('library', () => {
 
     const { page, context } = await newDevice(browser);
     await signInThroughUi(page, user.email, user.password);
-    const card = (title: string) => page.getByRole('button', { name: new RegExp(title) });
+    const card = (title: string) => libraryGrid(page).getByRole('button', { name: new RegExp(title) });
     await card(ocean.title).waitFor();
     await card(forest.title).waitFor();
     expect(await card(forest.title).getByText('No description').isVisible()).toBe(true);
@@ -53,7 +54,7 @@ describe('library', () => {
   it('loads the next files as the end of the list scrolls into view, until all are shown', async () => {
     const tag = Date.now().toString(36);
     const user = await createUser();
-    // More than one page (24 cards); the newest come first, so the first page is all of these.
+    // More than one page (24 cards); sorted newest first, the first page is all of these.
     const titles = Array.from({ length: 30 }, (_, i) => `Shelf ${tag} ${String(i + 1).padStart(2, '0')}`);
     for (const title of titles) await grantAccess(user.id, (await uploadAudio(title, { seconds: 1 })).id);
 
@@ -63,14 +64,21 @@ describe('library', () => {
       const body = request.url().endsWith('/graphql')
         ? (request.postDataJSON() as Record<string, unknown> | null)
         : null;
-      if (body?.operationName === 'AudioFiles') offsets.push((body.variables as { offset: number }).offset);
+      const variables = body?.variables as { offset: number; sort: string; limit: number } | undefined;
+      // The grid's pages, not the "Recently added" shelf's short list.
+      if (body?.operationName === 'AudioFiles' && variables?.limit === 24) offsets.push(variables.offset);
     });
     await signInThroughUi(page, user.email, user.password);
-    const ours = page.getByRole('button', { name: new RegExp(`Shelf ${tag}`) });
+    await page.getByRole('combobox', { name: 'Sort by' }).click();
+    await page.getByRole('option', { name: 'Recently added' }).click();
+    await page.waitForURL('**/?sort=RECENTLY_ADDED');
+    const ours = libraryGrid(page).getByRole('button', { name: new RegExp(`Shelf ${tag}`) });
     await ours.first().waitFor();
     // Drawn a few at a time (useGradualCount): the whole first page, and only it, with one request.
     await expect.poll(() => ours.count()).toBe(24);
-    expect(offsets).toEqual([0]);
+    // Newest first, the grid is the shelf: no "Recently added" above it.
+    expect(await page.getByRole('region', { name: 'Recently added' }).count()).toBe(0);
+    expect(offsets.filter((offset) => offset !== 0)).toEqual([]);
 
     // The second page fails once: an error at the end of the list, and no retry loop.
     await page.route('**/graphql', async (route) => {
@@ -85,7 +93,7 @@ describe('library', () => {
     expect(await ours.count()).toBe(24);
     await page.unrouteAll();
 
-    // After a reload the list loads page after page on scrolling, as before.
+    // After a reload (the order kept in the address) the list loads page after page on scrolling.
     await page.reload();
     await ours.first().waitFor();
     offsets.length = 0;
@@ -95,8 +103,47 @@ describe('library', () => {
     }
     expect(await ours.count()).toBe(titles.length);
     expect(offsets).toContain(24);
-    for (const title of titles) expect(await page.getByRole('button', { name: title }).count()).toBe(1);
+    for (const title of titles) expect(await libraryGrid(page).getByRole('button', { name: title }).count()).toBe(1);
     await screenshot(page, 'library-scrolled');
+    await context.close();
+  });
+
+  it('shows the newest files on a "Recently added" shelf above the grid, which is ordered by title', async () => {
+    const tag = Date.now().toString(36);
+    const user = await createUser();
+    // Uploaded oldest first: Zither, then Anvil. The shelf shows Anvil first, the grid Zither last.
+    const zither = await uploadAudio(`Zither ${tag}`, { seconds: 3 });
+    const anvil = await uploadAudio(`Anvil ${tag}`, { seconds: 3 });
+    for (const file of [zither, anvil]) await grantAccess(user.id, file.id);
+
+    const { page, context } = await newDevice(browser);
+    await signInThroughUi(page, user.email, user.password);
+    const shelf = page.getByRole('region', { name: 'Recently added' });
+    const titlesIn = (region: typeof shelf) =>
+      region.getByRole('button').getByRole('heading', { level: 2 }).allTextContents();
+    const ours = (titles: string[]) => titles.filter((title) => title.endsWith(tag));
+    await shelf.getByRole('button', { name: new RegExp(anvil.title) }).waitFor();
+    // Other test files share this server: their files may sit between ours, never reorder them.
+    expect(ours(await titlesIn(shelf))).toEqual([anvil.title, zither.title]);
+    await libraryGrid(page)
+      .getByRole('button', { name: new RegExp(zither.title) })
+      .waitFor();
+    expect(ours(await titlesIn(libraryGrid(page)))).toEqual([anvil.title, zither.title].sort());
+    await recordPage(page, 'library-recently-added', () => shelf.getByRole('button').first().waitFor());
+
+    // Sorted newest first, the grid shows what the shelf did: the shelf goes, and comes back.
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.getByRole('combobox', { name: 'Sort by' }).click();
+    await page.getByRole('option', { name: 'Recently added' }).click();
+    await expect.poll(() => shelf.count()).toBe(0);
+    await expect.poll(async () => ours(await titlesIn(libraryGrid(page)))).toEqual([anvil.title, zither.title]);
+    await page.getByRole('combobox', { name: 'Sort by' }).click();
+    await page.getByRole('option', { name: 'Title' }).click();
+    await shelf.waitFor();
+
+    // A card on the shelf opens its player.
+    await shelf.getByRole('button', { name: new RegExp(anvil.title) }).click();
+    await page.waitForURL(`**/player/${anvil.id}`);
     await context.close();
   });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { grantAccess, uploadAudio } from './support/media';
-import { signInThroughUi } from './support/ui';
+import { libraryGrid, signInThroughUi } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -26,7 +26,9 @@ async function openPlayer(title: string) {
   await grantAccess(user.id, file.id);
   const { page, context } = await newDevice(browser);
   await signInThroughUi(page, user.email, user.password);
-  await page.getByRole('button', { name: new RegExp(title) }).click();
+  await libraryGrid(page)
+    .getByRole('button', { name: new RegExp(title) })
+    .click();
   await page.waitForURL(`**/player/${file.id}`);
   await page.getByText('Ready', { exact: true }).waitFor();
   return { page, context, file };
@@ -93,7 +95,9 @@ describe('secure player', () => {
       return route.fulfill({ status: 403, contentType: 'application/json', body: '{"success":false}' });
     });
     await signInThroughUi(page, user.email, user.password);
-    await page.getByRole('button', { name: new RegExp(title) }).click();
+    await libraryGrid(page)
+      .getByRole('button', { name: new RegExp(title) })
+      .click();
     await page.waitForURL(`**/player/${file.id}`);
     await page.getByText('Ready', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Play' }).click();

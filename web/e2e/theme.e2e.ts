@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice, PHONE, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
-import { signInThroughUi } from './support/ui';
+import { libraryGrid, signInThroughUi } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -88,7 +88,7 @@ describe('light and dark theme', () => {
     // runs off the right edge.
     const rendered = async (heading: string) => {
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-      const cover = page.getByRole('img', { name: file.title });
+      const cover = page.getByRole('img', { name: file.title }).first();
       await expect
         .poll(() => cover.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
         .toBeGreaterThan(0);
@@ -103,7 +103,9 @@ describe('light and dark theme', () => {
       }
     }
 
-    await page.getByRole('button', { name: new RegExp(file.title) }).click();
+    await libraryGrid(page)
+      .getByRole('button', { name: new RegExp(file.title) })
+      .click();
     await page.getByText('Ready', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();

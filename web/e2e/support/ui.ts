@@ -12,3 +12,9 @@ export async function signInThroughUi(page: Page, email: string, password: strin
   if (await proceed.isVisible()) await proceed.click();
   await library.waitFor();
 }
+
+/**
+ * The library's grid of every file ("All audio files"). The shelves above it ("Recently added",
+ * "Continue listening"...) may show the same cards, so a card is looked up in here.
+ */
+export const libraryGrid = (page: Page) => page.getByRole('region', { name: 'All audio files' });

@@ -75,10 +75,11 @@ export const apolloClient = new ApolloClient({
     typePolicies: {
       Query: {
         fields: {
-          // The library loads page after page as it is scrolled: one list per search, sort and filter, each page
-          // placed at its offset. A first page (a new visit or a refetch) starts the list afresh.
+          // The library loads page after page as it is scrolled: one list per search, sort, filter and page
+          // size (the "Recently added" shelf is a short list of its own), each page placed at its offset.
+          // A first page (a new visit or a refetch) starts the list afresh.
           audioFiles: {
-            keyArgs: ['search', 'sort', 'authorId', 'narratorId', 'seriesId', 'genre'],
+            keyArgs: ['search', 'sort', 'limit', 'authorId', 'narratorId', 'seriesId', 'genre'],
             merge(existing: PageOfRefs | undefined, incoming: PageOfRefs, { args }) {
               const offset = typeof args?.offset === 'number' ? args.offset : 0;
               if (!existing || offset === 0) return incoming;

@@ -5,10 +5,9 @@ import { Shelf } from './Shelf';
 /** One shelf per collection holding files the user may see, each leading to its collection page. */
 export function CollectionShelves() {
   const { data } = useQuery(CollectionShelvesDocument, { fetchPolicy: 'cache-and-network' });
-  const collections = (data?.collections ?? []).filter((collection) => collection.files.length > 0);
   return (
     <>
-      {collections.map((collection) => (
+      {(data?.collections ?? []).map((collection) => (
         <Shelf
           key={collection.id}
           id={`collection-${collection.id}`}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { apolloClient, PREFETCH } from '../../../app/apollo';
 import { prefetchFirstQuery } from '../../../app/prefetch';
 import { ContinueListeningDocument } from '../../../gql/graphql';
-import { BookShelf } from './BookShelf';
+import { Shelf } from './Shelf';
 
 // Sent as the library's code loads, beside the first page of files (see LibraryPage), rather than
 // when the page first commits.
@@ -19,5 +19,5 @@ export function ContinueListening() {
   const { data } = useQuery(ContinueListeningDocument, {
     fetchPolicy: afterPrefetch ? 'cache-first' : 'cache-and-network',
   });
-  return <BookShelf id="continue-listening" title="Continue listening" files={data?.continueListening ?? []} />;
+  return <Shelf id="continue-listening" title="Continue listening" files={data?.continueListening ?? []} />;
 }

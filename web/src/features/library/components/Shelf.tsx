@@ -11,9 +11,13 @@ interface Props {
   seeAll?: string;
 }
 
-/** A titled row of library cards that scrolls sideways; each card opens the player. */
+/**
+ * A titled row of library cards on the library page ("Continue listening", "Recently added", a
+ * collection...), scrolled sideways; nothing at all when it has no files. Each card opens its player.
+ */
 export function Shelf({ id, title, files, seeAll }: Props) {
   const navigate = useNavigate();
+  if (files.length === 0) return null;
   return (
     <Box component="section" aria-labelledby={id} sx={{ mb: 4 }}>
       <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'baseline', justifyContent: 'space-between' }}>

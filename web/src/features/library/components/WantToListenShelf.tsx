@@ -7,6 +7,5 @@ export function WantToListenShelf() {
   const { data } = useQuery(WantToListenDocument, { fetchPolicy: 'cache-and-network' });
   // A file taken off the list elsewhere drops out at once, before the list is asked for again.
   const files = (data?.wantToListen ?? []).filter((file) => file.wantToListen);
-  if (files.length === 0) return null;
   return <Shelf id="want-to-listen" title="Want to listen" files={files} />;
 }

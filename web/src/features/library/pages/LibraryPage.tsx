@@ -19,7 +19,7 @@ import {
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { apolloClient, PREFETCH } from '../../../app/apollo';
-import { prefetchCover, prefetchFirstQuery } from '../../../app/prefetch';
+import { prefetchFirstQuery } from '../../../app/prefetch';
 import { SearchField } from '../../../components/SearchField';
 import { useGradualCount } from '../../../components/useGradualCount';
 import { AudioFilesDocument, type LibrarySort } from '../../../gql/graphql';
@@ -30,6 +30,7 @@ import { AudioFileCard, type LibraryFile } from '../components/AudioFileCard';
 import { CollectionShelves } from '../components/CollectionShelves';
 import { ContinueListening } from '../components/ContinueListening';
 import { FinishedShelf } from '../components/FinishedShelf';
+import { RecentlyAddedShelf } from '../components/RecentlyAddedShelf';
 import { WantToListenShelf } from '../components/WantToListenShelf';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { useWhenVisible } from '../hooks/useWhenVisible';
@@ -39,7 +40,8 @@ const PAGE_SIZE = 24;
 
 const FIRST_PAGE = {
   search: null,
-  sort: 'RECENTLY_ADDED',
+  // Newest first is the "Recently added" shelf above: the grid is the whole library by title.
+  sort: 'TITLE',
   offset: 0,
   limit: PAGE_SIZE,
   authorId: null,
@@ -48,17 +50,19 @@ const FIRST_PAGE = {
   genre: null,
 } as const;
 
-// The first card's cover, in view on every screen size and the page's largest picture, is asked
-// for with the answer rather than once the card has been drawn.
+// Sent as the page's code loads, beside the shelves' first lists.
 const takePrefetched = prefetchFirstQuery(window.location.pathname === '/' ? 'first-page' : null, () =>
-  apolloClient
-    .query({ query: AudioFilesDocument, variables: FIRST_PAGE, context: PREFETCH, fetchPolicy: 'network-only' })
-    .then(({ data }) => prefetchCover(data?.audioFiles.items[0]?.coverThumbnailUrl)),
+  apolloClient.query({
+    query: AudioFilesDocument,
+    variables: FIRST_PAGE,
+    context: PREFETCH,
+    fetchPolicy: 'network-only',
+  }),
 );
 
 const SORTS: [LibrarySort, string][] = [
-  ['RECENTLY_ADDED', 'Recently added'],
   ['TITLE', 'Title'],
+  ['RECENTLY_ADDED', 'Recently added'],
   ['DURATION', 'Duration'],
   ['RECENTLY_PLAYED', 'Recently played'],
 ];
@@ -78,11 +82,21 @@ export function LibraryPage() {
   const navigate = useNavigate();
   const { isAdmin, logout, warnings, dismissWarning, dismissAllWarnings } = useAuth();
   const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<LibrarySort>('RECENTLY_ADDED');
   const needle = search.trim().toLowerCase();
   const serverSearch = useDebouncedValue(needle, 300);
-  // Filters live in the address, so a filtered library can be linked to and survives a reload.
+  // Filters and the order live in the address, so a library view can be linked to and survives a
+  // reload.
   const [params, setParams] = useSearchParams();
+  const sort = SORTS.find(([value]) => value === params.get('sort'))?.[0] ?? FIRST_PAGE.sort;
+  const setSort = (next: LibrarySort) =>
+    setParams(
+      (current) => {
+        if (next === FIRST_PAGE.sort) current.delete('sort');
+        else current.set('sort', next);
+        return current;
+      },
+      { replace: true },
+    );
   const filter: LibraryFilter = {
     authorId: params.get('authorId'),
     narratorId: params.get('narratorId'),
@@ -93,7 +107,10 @@ export function LibraryPage() {
   const filterKey = Object.values(filter).join('|');
   const setFilter = (next: LibraryFilter) =>
     setParams(
-      Object.fromEntries(Object.entries(next).filter((entry): entry is [string, string] => entry[1] !== null)),
+      {
+        ...Object.fromEntries(Object.entries(next).filter((entry): entry is [string, string] => entry[1] !== null)),
+        ...(sort !== FIRST_PAGE.sort && { sort }),
+      },
       { replace: true },
     );
 
@@ -188,58 +205,65 @@ export function LibraryPage() {
       {!needle && !filtered && (
         <>
           <ContinueListening />
+          {/* Sorted newest first, the grid below is this shelf already. */}
+          {sort !== 'RECENTLY_ADDED' && <RecentlyAddedShelf />}
           <WantToListenShelf />
           <FinishedShelf />
           <CollectionShelves />
         </>
       )}
 
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3 }}>
-        <SearchField label="Search audio files" value={search} onChange={setSearch} />
-        <TextField
-          select
-          label="Sort by"
-          value={sort}
-          onChange={(e) => setSort(e.target.value as LibrarySort)}
-          sx={{ minWidth: { sm: 200 } }}
-        >
-          {SORTS.map(([value, label]) => (
-            <MenuItem key={value} value={value}>
-              {label}
-            </MenuItem>
-          ))}
-        </TextField>
-      </Stack>
-      <LibraryFilters filter={filter} onChange={setFilter} />
+      <Box component="section" aria-labelledby="all-files">
+        <Typography id="all-files" variant="h5" component="h2" sx={{ mb: 2 }}>
+          All audio files
+        </Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3 }}>
+          <SearchField label="Search audio files" value={search} onChange={setSearch} />
+          <TextField
+            select
+            label="Sort by"
+            value={sort}
+            onChange={(e) => setSort(e.target.value as LibrarySort)}
+            sx={{ minWidth: { sm: 200 } }}
+          >
+            {SORTS.map(([value, label]) => (
+              <MenuItem key={value} value={value}>
+                {label}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Stack>
+        <LibraryFilters filter={filter} onChange={setFilter} />
 
-      {error && (
-        <Alert severity="error" sx={{ mb: 3 }}>
-          Failed to fetch audio files
-        </Alert>
-      )}
+        {error && (
+          <Alert severity="error" sx={{ mb: 3 }}>
+            Failed to fetch audio files
+          </Alert>
+        )}
 
-      {(loading || drawing) && !items ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
-          <CircularProgress aria-label="Loading audio files" />
+        {(loading || drawing) && !items ? (
+          <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
+            <CircularProgress aria-label="Loading audio files" />
+          </Box>
+        ) : files.length === 0 ? (
+          !error && (
+            <Typography color="text.secondary" sx={{ textAlign: 'center', py: 8 }}>
+              {needle || filtered ? 'No matching audio files found' : 'No audio files available'}
+            </Typography>
+          )
+        ) : (
+          <Grid container spacing={3}>
+            {files.slice(0, shown).map((file) => (
+              <Grid key={file.id} size={{ xs: 12, sm: 6, md: 4 }}>
+                <AudioFileCard file={file} onOpen={() => void navigate(`/player/${file.id}`)} />
+              </Grid>
+            ))}
+          </Grid>
+        )}
+        <Box ref={endOfList} sx={{ display: 'flex', justifyContent: 'center', py: hasMore ? 4 : 0 }}>
+          {loadingMore && <CircularProgress aria-label="Loading more audio files" />}
+          {moreFailed && <Alert severity="error">Failed to fetch audio files</Alert>}
         </Box>
-      ) : files.length === 0 ? (
-        !error && (
-          <Typography color="text.secondary" sx={{ textAlign: 'center', py: 8 }}>
-            {needle || filtered ? 'No matching audio files found' : 'No audio files available'}
-          </Typography>
-        )
-      ) : (
-        <Grid container spacing={3}>
-          {files.slice(0, shown).map((file) => (
-            <Grid key={file.id} size={{ xs: 12, sm: 6, md: 4 }}>
-              <AudioFileCard file={file} onOpen={() => void navigate(`/player/${file.id}`)} />
-            </Grid>
-          ))}
-        </Grid>
-      )}
-      <Box ref={endOfList} sx={{ display: 'flex', justifyContent: 'center', py: hasMore ? 4 : 0 }}>
-        {loadingMore && <CircularProgress aria-label="Loading more audio files" />}
-        {moreFailed && <Alert severity="error">Failed to fetch audio files</Alert>}
       </Box>
     </Container>
   );
