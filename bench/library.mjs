@@ -4,7 +4,8 @@
 // web/src/gql/graphql.ts, as LibraryPage sends it) over HTTP beside a Me request (the control for
 // the machine's load), and the page and
 // count statements the app sent for it, beside the statements it sent before it read from the
-// caller's grants (OLD_* below, as of 8a5e11d), on the same connection, alternating, in one run.
+// caller's grants (OLD_* below: the condition as of 8a5e11d, in the same order), on the same
+// connection, alternating, in one run.
 // Run with `npm run bench:library` (builds the API first). Contract (bench/README.md): `--json
 // <file>` writes the figures. Knobs: BENCH_LIBRARY_SIZES (default 10,10000,100000),
 // BENCH_LIBRARY_RUNS (default 50), BENCH_DATABASE_URL or DATABASE_URL (a temporary database on that
@@ -40,10 +41,10 @@ const OTHER_USERS = 50;
 const FIRST_PAGE = LIBRARY_FIRST_PAGE;
 
 // The statements the library sent for its first page before this change: every file filtered by
-// `is_public or id in (grants)` (visibleFilesCondition, the default order, search absent).
+// `is_public or id in (grants)` (visibleFilesCondition, the grid's order by title, search absent).
 const OLD_VISIBLE = `((audio_files.is_public or audio_files.id in (
       select fa.file_id from file_access fa where fa.user_id = ? and fa.can_view and (fa.expires_at is null or fa.expires_at > ?))))`;
-const OLD_PAGE = `select ${FILE_COLUMNS} from audio_files where ${OLD_VISIBLE} order by audio_files.created_at desc, audio_files.id asc limit ? offset ?`;
+const OLD_PAGE = `select ${FILE_COLUMNS} from audio_files where ${OLD_VISIBLE} order by lower(audio_files.title) asc, audio_files.title asc, audio_files.id asc limit ? offset ?`;
 const OLD_COUNT = `select count(*)::int as total from audio_files where ${OLD_VISIBLE}`;
 
 const work = mkdtempSync(path.join(tmpdir(), 'pal-bench-library-'));

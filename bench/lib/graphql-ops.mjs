@@ -42,10 +42,19 @@ export function plainOperation(name) {
 }
 
 /**
- * The library's first page as LibraryPage.tsx asks for it (its FIRST_PAGE: 24 cards, newest
- * first); the next pages change only the offset (its fetchMore).
+ * The library's first page as LibraryPage.tsx asks for it (its FIRST_PAGE: 24 cards by title, no
+ * filter); the next pages change only the offset (its fetchMore).
  */
-export const LIBRARY_FIRST_PAGE = { search: null, sort: 'RECENTLY_ADDED', offset: 0, limit: 24 };
+export const LIBRARY_FIRST_PAGE = {
+  search: null,
+  sort: 'TITLE',
+  offset: 0,
+  limit: 24,
+  authorId: null,
+  narratorId: null,
+  seriesId: null,
+  genre: null,
+};
 
 /** The JSON body the web client POSTs for `operation` (from webOperation) with `variables`. */
 export function clientBody(operation, variables) {

@@ -1,5 +1,6 @@
 import { Box, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { useGradualCount } from '../../../components/useGradualCount';
 import { AudioFileCard, type LibraryFile } from './AudioFileCard';
 
 interface Props {
@@ -17,6 +18,8 @@ interface Props {
  */
 export function Shelf({ id, title, files, seeAll }: Props) {
   const navigate = useNavigate();
+  // Drawn two cards at a time, like the grid: the page's first render is several shelves at once.
+  const shown = useGradualCount(files.length, id, 2, 2);
   if (files.length === 0) return null;
   return (
     <Box component="section" aria-labelledby={id} sx={{ mb: 4 }}>
@@ -31,7 +34,7 @@ export function Shelf({ id, title, files, seeAll }: Props) {
         )}
       </Stack>
       <Stack direction="row" spacing={2} role="list" sx={{ overflowX: 'auto', pb: 1, scrollSnapType: 'x mandatory' }}>
-        {files.map((file) => (
+        {files.slice(0, shown).map((file) => (
           <Box
             key={file.id}
             role="listitem"
