@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminSession, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
+import { importedFile } from '../../test/jobs.js';
 import { makeTaggedBook, type BookTags } from '../../test/tagged-books.js';
 import { audioPart, chunkedClient, uploadForm } from '../../test/upload-client.js';
 import { readEmbeddedMetadata } from '../uploads/embedded-metadata.js';
@@ -108,6 +109,7 @@ describe('book details read from the file', () => {
       admin,
     );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await importedFile(t, res.body.data.id);
     const book = await bookOverGraphql(res.body.data.id);
     expectFromTags(book);
     expect(await bookOverRest(book.id)).toMatchObject({
@@ -130,7 +132,8 @@ describe('book details read from the file', () => {
       admin,
     );
     expect(res.errors).toBeUndefined();
-    const book = res.data!.finalizeUpload;
+    await importedFile(t, res.data!.finalizeUpload.id);
+    const book = await bookOverGraphql(res.data!.finalizeUpload.id);
     expect(book.authors.map((a) => a.name)).toEqual(['Typed Author', 'Ada Writer']);
     expectFromTags({ ...book, authors: [book.authors[1]] });
     // The same name on two books is one record.
@@ -152,6 +155,7 @@ describe('book details read from the file', () => {
     expect((await c.chunk(id, bytes, 'book.mp3', 0)).status).toBe(200);
     const done = await c.finalize(id, { narrators: 'Sam Voice; Nora Reader', series: 'Other Roads' });
     expect(done.status, JSON.stringify(done.body)).toBe(201);
+    await importedFile(t, done.body.data.id as string);
     expect(await bookOverRest(done.body.data.id as string)).toMatchObject({
       authors: [{ name: 'Ada Writer' }],
       narrators: [{ name: 'Sam Voice' }, { name: 'Nora Reader' }],
@@ -170,6 +174,7 @@ describe('editing a book', () => {
       admin,
     );
     const id = res.body.data.id;
+    await importedFile(t, id);
     const edit = await t.gql<{ updateBook: GqlBook }>(
       `mutation($id: ID!) { updateBook(fileId: $id, input: { narrators: [], series: "The Roads", seriesPosition: "2.5", year: 1999 }) { ${BOOK_FIELDS} } }`,
       { id },

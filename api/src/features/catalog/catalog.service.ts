@@ -168,7 +168,7 @@ export async function getSeriesBooks(ctx: Ctx, seriesId: string): Promise<Series
 }
 
 /** A file's book details as stored, through the loaders (a single file: two statements). */
-export async function bookValuesOf(ctx: Ctx, fileId: string): Promise<BookValues> {
+export async function bookValuesOf(ctx: Pick<Ctx, 'em'>, fileId: string): Promise<BookValues> {
   const loaders = createCatalogLoaders(ctx.em);
   const [book, credits] = await Promise.all([loaders.bookByFile.load(fileId), loaders.creditsByFile.load(fileId)]);
   return {

@@ -13,7 +13,8 @@ import { AudioFile } from '../files/audio-file.entity.js';
 import { setCover, type CoverWrite, type ReceivedCover } from '../files/cover-storage.js';
 import { resolveStoredPath, storageDirs } from '../files/storage-paths.js';
 import { probeAudio } from '../media/probe.js';
-import { chaptersFitting, readEmbeddedMetadata, type EmbeddedMetadata } from './embedded-metadata.js';
+import { chaptersFitting, noEmbeddedMetadata, type EmbeddedMetadata } from './embedded-metadata.js';
+import { fileImportJob } from './file-import-job.js';
 import { fileDetailsSchema, type FileDetails } from './uploads.schemas.js';
 import { UploadStatus, type UploadSession } from './upload-session.entity.js';
 import { User } from '../users/user.entity.js';
@@ -33,7 +34,11 @@ export interface Registration {
   session?: UploadSession;
   /** The parts of a book joined into these bytes; marked completed in the same commit. */
   parts?: UploadSession[];
-  /** What the file says about itself, when read before (a joined book: its first part's tags). */
+  /**
+   * What the file says about itself, when read before (a joined book: its parts' tags and the
+   * chapters of the join), stored with the upload. Without it the file's own tags, cover and
+   * chapters are read by the file-import job once the upload has answered.
+   */
   embedded?: EmbeddedMetadata;
 }
 
@@ -44,13 +49,12 @@ function titleFromName(fileName: string): string {
 }
 
 /**
- * Turns staged bytes into an AudioFile: validates the form, probes the content, reads its tags,
- * moves the bytes under DATA_DIR/audio and commits the file, its cover, its chapters, the audit
- * entry (and the upload session) together. What the administrator typed or sent wins over the
- * file's own title, description, cover and book details (authors, narrators, series, genres...);
- * a tag the file lacks adds nothing. If anything fails
- * the bytes are moved back to the staged path, so the caller decides whether to keep them (a
- * retry) or remove them.
+ * Turns staged bytes into an AudioFile: validates the form, probes the content, moves the bytes
+ * under DATA_DIR/audio and commits the file, what the administrator typed or sent, the audit entry
+ * (and the upload session) together, then queues the import of the file's own tags, cover and
+ * chapters (file-import-job.ts), which fills only what is still empty: what was typed wins, and a
+ * tag the file lacks adds nothing. If anything fails before the commit the bytes are moved back to
+ * the staged path, so the caller decides whether to keep them (a retry) or remove them.
  */
 export async function registerAudioFile(
   ctx: Ctx,
@@ -60,8 +64,9 @@ export async function registerAudioFile(
 ): Promise<AudioFile> {
   const details = parseInput(fileDetailsSchema, input.details);
   const probe = await probeAudio(ctx.deps.config, staged.path);
-  const embedded = input.embedded ?? (await readEmbeddedMetadata(staged.path));
+  const embedded = input.embedded ?? noEmbeddedMetadata;
   const cover = input.cover ?? embedded.cover;
+  const nameTitle = titleFromName(staged.originalName);
   const { dataDir } = ctx.deps.config;
 
   const id = randomUUID();
@@ -76,7 +81,7 @@ export async function registerAudioFile(
   try {
     const file = em.create(AudioFile, {
       id,
-      title: details.title || embedded.title || titleFromName(staged.originalName),
+      title: details.title || embedded.title || nameTitle,
       description: details.description || embedded.description || null,
       filename: path.basename(staged.originalName).slice(0, 255) || `${id}.${probe.extension}`,
       storagePath,
@@ -122,6 +127,20 @@ export async function registerAudioFile(
     throw err;
   }
   await finalizeArrivedChapters(ctx, registered);
+  if (!input.embedded) {
+    const data = {
+      fileId: registered.id,
+      nameTitle: details.title ? null : nameTitle,
+      coverStorageType: details.coverStorageType,
+    };
+    await ctx.deps.jobs.send(fileImportJob, data).catch((err: unknown) => {
+      // The file is there with what was sent; its tags are not read.
+      ctx.deps.logger.warn('upload.import-not-queued', {
+        fileId: registered.id,
+        message: err instanceof Error ? err.message : String(err),
+      });
+    });
+  }
   return registered;
 }
 

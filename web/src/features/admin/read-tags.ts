@@ -1,8 +1,8 @@
 /**
  * What an audio file's own tags say, read in the browser before upload so the form shows it,
  * prefilled and editable. music-metadata reads only the tag blocks of the Blob (never the whole
- * file) and loads on demand with the upload page. The server reads the same tags again
- * (api uploads/embedded-metadata.ts) for fields the form leaves blank.
+ * file) and loads on demand with the upload page. The server reads the same tags again once the
+ * upload has answered (api uploads/file-import-job.ts), for fields the form left blank.
  */
 export interface ReadTags {
   title: string | null;
