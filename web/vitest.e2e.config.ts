@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 // Browser tests: one server (the built app on the embedded database) for the whole run, two
 // files at a time. One file at a time kept the machine half idle (about 0.55 of one core over the
 // run: the tests wait on playback, timers and the server far more than they compute); each file
-// makes its own users and files, and admins are exempt from the device lock, so two files never
-// step on each other's data.
+// makes its own users and files, and admins are exempt from the device lock, so files running
+// together never step on each other's data.
 export default defineConfig({
   test: {
     root: 'web',

@@ -75,7 +75,7 @@ describe('library', () => {
     const ours = libraryGrid(page).getByRole('button', { name: new RegExp(`Shelf ${tag}`) });
     await ours.first().waitFor();
     // Drawn a few at a time (useGradualCount): the whole first page, and only it, with one request.
-    await expect.poll(() => ours.count()).toBe(24);
+    await expect.poll(() => ours.count(), { timeout: 20_000 }).toBe(24);
     expect(offsets.filter((offset) => offset !== 0)).toEqual([]);
 
     // The second page fails once: an error at the end of the list, and no retry loop.

@@ -16,6 +16,7 @@ import { TINY_PNG } from '../../test/audio-fixtures.js';
 import { createTestDatabase } from '../../test/database.js';
 import { createAdminSession, createUser, signIn, type Session } from '../../test/factories.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
+import { settledJobs } from '../../test/jobs.js';
 import { chunkedClient, CLIENT_CHUNK_SIZE, threeChunkWav, uploadDir } from '../../test/upload-client.js';
 import { AudioFile } from '../files/audio-file.entity.js';
 import { UploadSession, UploadStatus } from './upload-session.entity.js';
@@ -169,6 +170,8 @@ describe('chunked upload', () => {
     const c = chunkedClient(t, admin);
     const id = (await c.init(wav, name)).body.uploadId;
     expect((await c.chunk(id, wav, name, 0)).status).toBe(200);
+    // The sweep the init queued is done: one still running would drop the next (one at a time).
+    await settledJobs(t, 'upload-sweep');
     const em = t.app.orm.em.fork();
     await em.nativeUpdate(UploadSession, { id }, { expiresAt: new Date(Date.now() - 1000) });
     // Any new upload queues a sweep of the expired ones (a background job).
