@@ -1,10 +1,9 @@
-import { defineConfig } from 'vitest/config';
-
-// Browser tests: one server (the built app on the embedded database) for the whole run, two
-// files at a time. One file at a time kept the machine half idle (about 0.55 of one core over the
-// run: the tests wait on playback, timers and the server far more than they compute); each file
-// makes its own users and files, and admins are exempt from the device lock, so files running
-// together never step on each other's data.
+// Browser tests: two files at a time, each worker on a server of its own (the built app on the
+// embedded database, e2e/support/global-setup.ts). One file at a time kept the machine half idle
+// (0.53 of one core over 780 s: the tests wait on playback, timers and the server far more than
+// they compute); two at a time on one server took 479 s, and three 552 s at 0.79 of a core, the one
+// server and its one database connection then being the bottleneck. Each file makes its own users
+// and files, and admins are exempt from the device lock, so files never step on each other's data.
 export default defineConfig({
   test: {
     root: 'web',

@@ -24,7 +24,12 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export const baseUrl = (): string => inject('baseUrl');
+export const baseUrl = (): string => {
+  const urls = inject('baseUrls');
+  // The worker's number, 1 to maxWorkers: files running together never share a server.
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1);
+  return urls[(worker - 1) % urls.length];
+};
 
 /** A phone's screen (an iPhone 14's CSS pixels), for the layouts that must work there. */
 export const PHONE = { width: 390, height: 844 };

@@ -7,16 +7,17 @@ import type { TestProject } from 'vitest/node';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './constants';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-let server: ChildProcess | undefined;
-let dataDir: string | undefined;
+/** One server per worker (vitest.e2e.config.ts's maxWorkers): one server's one database connection was the bottleneck. */
+export const SERVERS = 2;
+const servers: { process: ChildProcess; dataDir: string }[] = [];
 
 /** Starts `node api/dist/main.js` (what `npm start` runs after building) on the embedded database. */
-export async function setup(project: TestProject): Promise<void> {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'pal-e2e-'));
-  const port = 24000 + Math.floor(Math.random() * 10000);
-  mkdirSync(path.join(root, 'test-results'), { recursive: true });
-  const log = createWriteStream(path.join(root, 'test-results', 'e2e-server.log'), { flags: 'w' });
-  server = spawn('node', ['api/dist/main.js'], {
+async function startServer(index: number): Promise<string> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pal-e2e-'));
+  const port = 24000 + index * 5000 + Math.floor(Math.random() * 5000);
+  const logName = `e2e-server-${index + 1}.log`;
+  const log = createWriteStream(path.join(root, 'test-results', logName), { flags: 'w' });
+  const server = spawn('node', ['api/dist/main.js'], {
     cwd: root,
     env: {
       ...process.env,
@@ -31,39 +32,49 @@ export async function setup(project: TestProject): Promise<void> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  servers.push({ process: server, dataDir });
   server.stdout?.pipe(log);
   server.stderr?.pipe(log);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error('the server exited during start-up: see test-results/e2e-server.log');
+    if (server.exitCode !== null) throw new Error(`the server exited during start-up: see test-results/${logName}`);
     if (
       await fetch(`${baseUrl}/healthz`).then(
         (r) => r.ok,
         () => false,
       )
     ) {
-      project.provide('baseUrl', baseUrl);
-      project.provide('dataDir', dataDir);
-      return;
+      return baseUrl;
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  throw new Error('the server did not answer /healthz within 90 s');
+  throw new Error(`the server did not answer /healthz within 90 s: see test-results/${logName}`);
+}
+
+/** Starts the servers side by side; each worker then talks to its own (browser.ts, baseUrl). */
+export async function setup(project: TestProject): Promise<void> {
+  mkdirSync(path.join(root, 'test-results'), { recursive: true });
+  const urls = await Promise.all(Array.from({ length: SERVERS }, (_, i) => startServer(i)));
+  project.provide('baseUrls', urls);
 }
 
 export async function teardown(): Promise<void> {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server?.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await Promise.all(
+    servers.map(async ({ process: server, dataDir }) => {
+      if (server.exitCode === null) {
+        const exited = new Promise((r) => server.once('exit', r));
+        server.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    }),
+  );
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    dataDir: string;
+    /** One server per worker. */
+    baseUrls: string[];
   }
 }
