@@ -1,3 +1,5 @@
+import { defineConfig } from 'vitest/config';
+
 // Browser tests: two files at a time, each worker on a server of its own (the built app on the
 // embedded database, e2e/support/global-setup.ts). One file at a time kept the machine half idle
 // (0.53 of one core over 780 s: the tests wait on playback, timers and the server far more than
