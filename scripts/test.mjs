@@ -1,20 +1,20 @@
-// `npm test`: every tier, in steps; the lanes of a step run side by side (the scripts of a lane one
-// after another), and the run stops after the first step that fails. Side by side where they do not
-// compete for long: the static checks are one core each (tsc, ESLint), and the cluster tier (two
-// replicas on PostgreSQL behind nginx, about 100 s) runs beside the browser tier (one server on the
-// embedded database and Chromium, two files at a time, under one core) instead of before it. The
-// API tier runs alone: its two workers and PostgreSQL take both cores (beside the browser tier both
-// took 2.7 times as long). The output of scripts run side by side is printed whole as each ends,
-// never interleaved; a summary of each step's seconds ends the run.
+// `npm test`: every tier, in steps; the commands of a step run side by side, and the run stops
+// after the first step that fails. Side by side where they do not compete for long: the static
+// checks are one core each (tsc, ESLint), and the cluster tier (two replicas on PostgreSQL behind
+// nginx, about 100 s) runs beside the browser tier (Chromium and a server per worker on the
+// embedded database, two files at a time) instead of before it. The API tier runs alone: its two
+// workers and PostgreSQL take both cores (beside the browser tier both took 2.7 times as long).
+// The output of commands run side by side is printed whole as each ends, never interleaved; a
+// summary of each step's seconds ends the run.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
 const STEPS = [
-  [['typecheck:api'], ['typecheck:web'], ['lint'], ['format:check']],
-  [['build']],
-  [['lint:openapi'], ['codegen:check'], ['test:web']],
-  [['test:api']],
-  [['test:cluster'], ['test:browser']],
+  ['typecheck:api', 'typecheck:web', 'lint', 'format:check'],
+  ['build'],
+  ['lint:openapi', 'codegen:check', 'test:web'],
+  ['test:api'],
+  ['test:cluster', 'test:browser'],
 ];
 
 /** Runs `npm run <script>`; alone it writes to the terminal, beside others into a buffer. */
@@ -41,31 +41,14 @@ function run(script, alone) {
   });
 }
 
-/** Runs the scripts of a lane one after another, until one fails. */
-async function runLane(lane, alone) {
-  const results = [];
-  for (const script of lane) {
-    const result = await run(script, alone);
-    results.push(result);
-    if (!result.ok) break;
-  }
-  return results;
-}
-
 const started = performance.now();
 const summary = [];
 let failed = null;
 for (const step of STEPS) {
   const stepStarted = performance.now();
-  const alone = step.length === 1 && step[0].length === 1;
-  const name = step.map((lane) => lane.map((s) => `npm run ${s}`).join(' then ')).join(', ');
-  if (!alone) console.log(`\n▶ side by side: ${name}`);
-  const results = (await Promise.all(step.map((lane) => runLane(lane, alone)))).flat();
-  summary.push({
-    step: step.map((lane) => lane.join(' then ')).join(' + '),
-    seconds: (performance.now() - stepStarted) / 1000,
-    results,
-  });
+  if (step.length > 1) console.log(`\n▶ side by side: ${step.map((s) => `npm run ${s}`).join(', ')}`);
+  const results = await Promise.all(step.map((script) => run(script, step.length === 1)));
+  summary.push({ step: step.join(' + '), seconds: (performance.now() - stepStarted) / 1000, results });
   failed = results.find((r) => !r.ok);
   if (failed) break;
 }

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { E2E_WORKERS } from './e2e/support/constants';
 
 // Browser tests: two files at a time, each worker on a server of its own (the built app on the
 // embedded database, e2e/support/global-setup.ts). One file at a time kept the machine half idle
@@ -11,7 +12,7 @@ export default defineConfig({
     root: 'web',
     include: ['e2e/**/*.e2e.ts'],
     globalSetup: ['e2e/support/global-setup.ts'],
-    maxWorkers: 2,
+    maxWorkers: E2E_WORKERS,
     // One retry for a browser test that loses a race to a busy 2-core machine; a real fault fails twice.
     retry: 1,
     testTimeout: 90_000,

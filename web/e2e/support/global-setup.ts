@@ -4,11 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { ADMIN_EMAIL, ADMIN_PASSWORD } from './constants';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_WORKERS } from './constants';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-/** One server per worker (vitest.e2e.config.ts's maxWorkers): one server's one database connection was the bottleneck. */
-export const SERVERS = 2;
 const servers: { process: ChildProcess; dataDir: string }[] = [];
 
 /** Starts `node api/dist/main.js` (what `npm start` runs after building) on the embedded database. */
@@ -55,7 +53,7 @@ async function startServer(index: number): Promise<string> {
 /** Starts the servers side by side; each worker then talks to its own (browser.ts, baseUrl). */
 export async function setup(project: TestProject): Promise<void> {
   mkdirSync(path.join(root, 'test-results'), { recursive: true });
-  const urls = await Promise.all(Array.from({ length: SERVERS }, (_, i) => startServer(i)));
+  const urls = await Promise.all(Array.from({ length: E2E_WORKERS }, (_, i) => startServer(i)));
   project.provide('baseUrls', urls);
 }
 

@@ -57,7 +57,8 @@ export async function importFileMetadata(em: EntityManager, deps: AppDeps, data:
   const embedded = await readEmbeddedMetadata(resolveStoredPath(deps.config.dataDir, file.storagePath));
   const { dataDir } = deps.config;
 
-  let coverWrite: CoverWrite | null = null;
+  // Assigned inside the transaction's callback, so typed wide: TypeScript would narrow a `let` to null.
+  const cover: { write: CoverWrite | null } = { write: null };
   let chapters: Chapter[] = [];
   try {
     await em.transactional(async (tx) => {
@@ -66,7 +67,7 @@ export async function importFileMetadata(em: EntityManager, deps: AppDeps, data:
       if (embedded.description && current.description === null) current.description = embedded.description;
       await fillBook(tx, current, embedded);
       if (embedded.cover && !(await tx.count(Cover, { file: current.id }))) {
-        coverWrite = await setCover(tx, dataDir, current, embedded.cover, data.coverStorageType);
+        cover.write = await setCover(tx, dataDir, current, embedded.cover, data.coverStorageType);
       }
       if (!(await tx.count(Chapter, { file: current.id }))) {
         chapters = chaptersFitting(embedded.chapters, current.duration).map((chapter, order) =>
@@ -75,10 +76,10 @@ export async function importFileMetadata(em: EntityManager, deps: AppDeps, data:
       }
     });
   } catch (err) {
-    await (coverWrite as CoverWrite | null)?.rollback();
+    await cover.write?.rollback();
     throw err;
   }
-  await (coverWrite as CoverWrite | null)?.commit(deps);
+  await cover.write?.commit(deps);
   if (chapters.length) {
     publishChapterEvent(deps.pubSub, file.id, null, ChapterStatus.pending);
     // Into filesystem storage, so they play with no finalize step (as an administrator's would).
