@@ -7,10 +7,13 @@ import type { Logger } from '../../logger.js';
 import { deadLetterName, declaredJobs, type JobKind } from './job-kinds.js';
 import type { JobSettings } from './job-settings.js';
 
-/** Set while a job's handler runs: what the handler does is the job's, not a request's. */
 /** How the queue's own connections name themselves to PostgreSQL (pg_stat_activity, tests). */
 export const JOB_APPLICATION_NAME = 'pal-jobs';
 
+/**
+ * Set while a job's handler runs, or the queue's own upkeep of a kind (re-queueing at start): what
+ * runs inside is the queue's work, not a request's.
+ */
 export const runningJob = new AsyncLocalStorage<{ kind: string; id: string }>();
 
 /** On PostgreSQL each replica's queue has its own small pool, apart from the ORM's. */
