@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { E2E_WORKERS } from './e2e/support/constants';
+import { E2E_WORKERS } from './e2e/support/constants.ts';
 
 // Browser tests: two files at a time, each worker on a server of its own (the built app on the
 // embedded database, e2e/support/global-setup.ts). One file at a time kept the machine half idle

@@ -72,8 +72,13 @@ describe('library covers', () => {
       .waitFor();
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(600);
 
-    // Cards ask for the card-sized copy, and only the covered file's.
-    expect([...new Set(coverRequests)]).toEqual([`/api/v1/files/cover/${covered.id}?size=thumbnail`]);
+    // The newest file is also the "Recently added" shelf's first card: both cards show the cover,
+    // from one request between them.
+    const shelfImage = page.getByRole('region', { name: 'Recently added' }).getByRole('img', { name: covered.title });
+    await expect.poll(() => shelfImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(600);
+
+    // Cards ask for the card-sized copy, only the covered file's, and once.
+    expect(coverRequests).toEqual([`/api/v1/files/cover/${covered.id}?size=thumbnail`]);
     expect(failures).toEqual([]);
 
     // The box is the spec's 16:9; the square sits whole in it: red from top to bottom in the middle,

@@ -3,14 +3,13 @@ import PublicIcon from '@mui/icons-material/Public';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import { Box, Card, CardActionArea, CardContent, Chip, LinearProgress, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
-import { isCoverPrefetched } from '../../../app/prefetch';
 import type { LibraryFileFragment } from '../../../gql/graphql';
 import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../../../components/format-time';
 import { BookCredits } from '../../catalog/components/BookCredits';
 import { WantToListenToggle } from '../../collections/components/WantToListenToggle';
 import { formatDuration } from '../format-duration';
-import { useCoverImage } from '../hooks/useCoverImage';
+import { isCoverInHand, useCoverImage } from '../hooks/useCoverImage';
 import { useWhenVisible } from '../hooks/useWhenVisible';
 
 export type LibraryFile = LibraryFileFragment;
@@ -56,9 +55,10 @@ function onScreen({ boundingClientRect: box }: IntersectionObserverEntry): boole
  * the covers in view do not share it with those below.
  */
 function Cover({ file }: { file: LibraryFile }) {
-  // A prefetched cover (the first card's) is in view: no need to wait for the observer.
+  // A cover already on its way (the first card's, prefetched, or another card's showing the same
+  // file) costs nothing more: no need to wait for the observer.
   const [wanted, setWanted] = useState<'no' | 'soon' | 'now'>(() =>
-    file.coverThumbnailUrl !== null && isCoverPrefetched(file.coverThumbnailUrl) ? 'now' : 'no',
+    file.coverThumbnailUrl !== null && isCoverInHand(file.coverThumbnailUrl) ? 'now' : 'no',
   );
   // Observed only until 'now': a card seen near the screen again stays 'soon', its timer running.
   const reveal = useCallback((entry: IntersectionObserverEntry) => setWanted(onScreen(entry) ? 'now' : 'soon'), []);
