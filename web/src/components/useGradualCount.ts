@@ -8,16 +8,24 @@ import { startTransition, useEffect, useState } from 'react';
  * new search or sort), not when the list merely grows (the next page).
  */
 export function useGradualCount(total: number, restartKey: string, first = 6, step = 6): number {
+  // The count belongs to the list it was drawn for: another list's count reads as `first`. No reset
+  // is stored when the list changes: a step asked for just before (an update in a transition) would
+  // be replayed after it and bring the old list's count back, with no timer left for the new one.
   const [state, setState] = useState({ key: restartKey, count: first });
   const count = state.key === restartKey ? state.count : first;
-  if (state.key !== restartKey) setState({ key: restartKey, count: first });
 
   useEffect(() => {
     if (count >= total) return;
     // A timeout, not an animation frame: a hidden tab gets no frames but must still draw its list.
-    const timer = setTimeout(() => startTransition(() => setState((s) => ({ ...s, count: s.count + step }))), 0);
+    const timer = setTimeout(
+      () =>
+        startTransition(() =>
+          setState((s) => ({ key: restartKey, count: (s.key === restartKey ? s.count : first) + step })),
+        ),
+      0,
+    );
     return () => clearTimeout(timer);
-  }, [count, total, step]);
+  }, [count, total, first, step, restartKey]);
 
   return Math.min(count, total);
 }
