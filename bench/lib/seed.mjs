@@ -17,6 +17,7 @@ const { User, UserRole } = await import(dist('features/users/user.entity.js'));
 const { AudioFile } = await import(dist('features/files/audio-file.entity.js'));
 const { CoverStorage } = await import(dist('features/files/cover.entity.js'));
 const { setCover } = await import(dist('features/files/cover-storage.js'));
+const { coverThumbnailJob } = await import(dist('features/files/cover-thumbnail-job.js'));
 const { FileAccess } = await import(dist('features/access/file-access.entity.js'));
 const { ListeningProgress } = await import(dist('features/progress/listening-progress.entity.js'));
 const { ffmpegPath } = await import(dist('features/media/ffmpeg.js'));
@@ -144,9 +145,10 @@ export async function seed(env, counts) {
       if (i % 4 === 0) covered.push(file);
       return file;
     });
+    const coverWrites = [];
     for (const [i, file] of covered.entries()) {
       const storage = i % 2 === 0 ? CoverStorage.base64 : CoverStorage.file;
-      await setCover(em, config.dataDir, file, covers[i % covers.length], storage);
+      coverWrites.push(await setCover(em, config.dataDir, file, covers[i % covers.length], storage));
     }
     const privateFiles = files.filter((f) => !f.isPublic);
     // Browsers hold grants (the library query joins them) and have started a few of those files
@@ -166,6 +168,12 @@ export async function seed(env, counts) {
     );
     for (const file of new Set(pageFiles)) em.create(FileAccess, { user: pageUser, file });
     await em.flush();
+    // The card-sized copies, as the app's background job makes them minutes at most after an upload:
+    // without them every card would be sent the original.
+    for (const { cover } of coverWrites) {
+      const data = { fileId: cover.file.id, updatedAt: cover.updatedAt.toISOString() };
+      await coverThumbnailJob.handler(data, { orm: app.orm, deps: { config } });
+    }
 
     const withTokens = (list) =>
       Promise.all(
