@@ -100,7 +100,10 @@ describe('rip detection across replicas', () => {
   it('flags and throttles a full-speed ripper whose ranges alternate between the replicas as fast', async () => {
     const alternating = await expectCaughtAsOnOneServer(proxy, 2);
     // One ledger for both: a replica learns of the other's ranges a round trip late, no more. Each
-    // counting alone would let the ripper have about twice as many.
-    expect(alternating).toBeLessThanOrEqual(onOneServer + 2);
+    // counting alone would let the ripper have about twice as many. The alternating ripper used to
+    // get at most two ranges more than the baseline; on a machine loaded by the browser tier beside
+    // (a load of 8-10) round trips are longer, and CI once saw three (17 against 14). Half again as
+    // many still tells one ledger from two.
+    expect(alternating).toBeLessThan(onOneServer * 1.5);
   });
 });
