@@ -1,6 +1,5 @@
 import { Grid, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
 import { AudioFileCard, type LibraryFile } from '../../library/components/AudioFileCard';
 
 /** A titled grid of book cards, each opening the player; nothing when there are no books. */
@@ -13,7 +12,6 @@ export function BookGrid({
   books: LibraryFile[];
   caption?: (book: LibraryFile, index: number) => ReactNode;
 }) {
-  const navigate = useNavigate();
   if (books.length === 0) return null;
   return (
     <section aria-label={heading}>
@@ -24,7 +22,7 @@ export function BookGrid({
         {books.map((book, i) => (
           <Grid key={book.id} size={{ xs: 12, sm: 6, md: 4 }}>
             {caption?.(book, i)}
-            <AudioFileCard file={book} onOpen={() => void navigate(`/player/${book.id}`)} />
+            <AudioFileCard file={book} />
           </Grid>
         ))}
       </Grid>

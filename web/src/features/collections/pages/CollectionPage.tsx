@@ -35,7 +35,7 @@ export function CollectionPage() {
           <Grid container spacing={3} component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }}>
             {collection.files.map((file) => (
               <Grid key={file.id} size={{ xs: 12, sm: 6, md: 4 }} component="li">
-                <AudioFileCard file={file} onOpen={() => void navigate(`/player/${file.id}`)} />
+                <AudioFileCard file={file} />
               </Grid>
             ))}
           </Grid>

@@ -2,7 +2,8 @@ import AccessTimeIcon from '@mui/icons-material/AccessTime';
 import PublicIcon from '@mui/icons-material/Public';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import { Box, Card, CardActionArea, CardContent, Chip, LinearProgress, Stack, Typography } from '@mui/material';
-import { useCallback, useEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
 import type { LibraryFileFragment } from '../../../gql/graphql';
 import { CoverArt } from '../../../components/CoverArt';
 import { formatTime } from '../../../components/format-time';
@@ -86,11 +87,17 @@ function Cover({ file }: { file: LibraryFile }) {
   );
 }
 
-export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () => void }) {
+/**
+ * A file's card; its button opens the file's player. Memoised: the lists holding cards are drawn a
+ * few cards at a time, and each step re-rendered every card already drawn (Apollo hands back the
+ * same object for a file that did not change, so those now skip).
+ */
+export const AudioFileCard = memo(function AudioFileCard({ file }: { file: LibraryFile }) {
+  const navigate = useNavigate();
   return (
     <Card sx={{ height: '100%', display: 'flex', flexDirection: 'column', position: 'relative' }}>
       <CardActionArea
-        onClick={onOpen}
+        onClick={() => void navigate(`/player/${file.id}`)}
         sx={{ flexGrow: 1, display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}
       >
         <Cover file={file} />
@@ -127,4 +134,4 @@ export function AudioFileCard({ file, onOpen }: { file: LibraryFile; onOpen: () 
       </Box>
     </Card>
   );
-}
+});

@@ -1,5 +1,6 @@
 import { Box, Link, Stack, Typography } from '@mui/material';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { memo } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useGradualCount } from '../../../components/useGradualCount';
 import { AudioFileCard, type LibraryFile } from './AudioFileCard';
 
@@ -12,12 +13,20 @@ interface Props {
   seeAll?: string;
 }
 
+/** One card of a shelf: memoised like the card, so drawing the next two leaves those drawn alone. */
+const ShelfItem = memo(function ShelfItem({ file }: { file: LibraryFile }) {
+  return (
+    <Box role="listitem" sx={{ flex: '0 0 auto', width: { xs: 240, sm: 280 }, scrollSnapAlign: 'start' }}>
+      <AudioFileCard file={file} />
+    </Box>
+  );
+});
+
 /**
  * A titled row of library cards on the library page ("Continue listening", "Recently added", a
  * collection...), scrolled sideways; nothing at all when it has no files. Each card opens its player.
  */
-export function Shelf({ id, title, files, seeAll }: Props) {
-  const navigate = useNavigate();
+export const Shelf = memo(function Shelf({ id, title, files, seeAll }: Props) {
   // Drawn two cards at a time, like the grid: the page's first render is several shelves at once.
   const shown = useGradualCount(files.length, id, 2, 2);
   if (files.length === 0) return null;
@@ -35,15 +44,9 @@ export function Shelf({ id, title, files, seeAll }: Props) {
       </Stack>
       <Stack direction="row" spacing={2} role="list" sx={{ overflowX: 'auto', pb: 1, scrollSnapType: 'x mandatory' }}>
         {files.slice(0, shown).map((file) => (
-          <Box
-            key={file.id}
-            role="listitem"
-            sx={{ flex: '0 0 auto', width: { xs: 240, sm: 280 }, scrollSnapAlign: 'start' }}
-          >
-            <AudioFileCard file={file} onOpen={() => void navigate(`/player/${file.id}`)} />
-          </Box>
+          <ShelfItem key={file.id} file={file} />
         ))}
       </Stack>
     </Box>
   );
-}
+});

@@ -16,7 +16,7 @@ import {
   Typography,
   useMediaQuery,
 } from '@mui/material';
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { apolloClient, PREFETCH } from '../../../app/apollo';
 import { prefetchFirstQuery } from '../../../app/prefetch';
@@ -77,6 +77,15 @@ function useColumns(): number {
   const md = useMediaQuery((theme) => theme.breakpoints.up('md'), { noSsr: true });
   return md ? 3 : sm ? 2 : 1;
 }
+
+/** One cell of the grid: memoised like the card, so drawing the next row leaves those drawn alone. */
+const GridCard = memo(function GridCard({ file }: { file: LibraryFile }) {
+  return (
+    <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+      <AudioFileCard file={file} />
+    </Grid>
+  );
+});
 
 export function LibraryPage() {
   const navigate = useNavigate();
@@ -262,9 +271,7 @@ export function LibraryPage() {
             ) : (
               <Grid container spacing={3}>
                 {files.slice(0, shown).map((file) => (
-                  <Grid key={file.id} size={{ xs: 12, sm: 6, md: 4 }}>
-                    <AudioFileCard file={file} onOpen={() => void navigate(`/player/${file.id}`)} />
-                  </Grid>
+                  <GridCard key={file.id} file={file} />
                 ))}
               </Grid>
             )}
