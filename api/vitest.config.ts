@@ -8,9 +8,9 @@ export default defineConfig({
     root: 'api',
     include: ['src/**/*.test.ts'],
     pool: 'forks',
-    // Three files at a time on two cores: many wait on timers, encodes and sockets, so two left a
-    // core idle for much of the run's second half (375 s with three beside the cluster tier, 401 s with two).
-    maxWorkers: 3,
+    // Two files at a time: a third filled the idle minutes at the run's end (375 s against 401 s
+    // beside the cluster tier) but made the encoding tests twice as slow, one past its timeout.
+    maxWorkers: 2,
     // Each worker loads the app's modules once for all the files it runs, not once per file: the
     // import was 4.5 s of every file (88 files). Files share no state through modules: each starts
     // its own app (createApp) on its own database, and none mocks a module (vi.mock would leak).

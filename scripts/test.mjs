@@ -3,7 +3,7 @@
 // cluster's keeps both busy, so side by side pays only where one leaves them idle. The static checks
 // are one core each (tsc, ESLint). The cluster tier (two replicas on PostgreSQL behind nginx, 99 s
 // alone, half a core on average while its tests wait on jobs, timeouts and sockets) runs beside the
-// API tier, whose last minutes also leave a core idle: the two took 378 s together against 453 s one
+// API tier, whose last minutes also leave a core idle: the two took 403 s together against 453 s one
 // after the other. The browser tier runs alone: beside the cluster tier it took 880 s, against 628 s
 // alone and 99 s for the cluster, the two then slowing each other's waits.
 // The output of commands run side by side is printed whole as each ends, never interleaved; a
