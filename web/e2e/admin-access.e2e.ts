@@ -5,7 +5,7 @@ import { signInAsAdmin } from './support/admin';
 import { uploadAudio } from './support/media';
 import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
-import { signInThroughUi } from './support/ui';
+import { signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -31,13 +31,12 @@ describe('admin: manage access', () => {
     const listener = await createUser('Granted Listener');
 
     const user = await newDevice(browser);
-    await signInThroughUi(user.page, listener.email, listener.password);
+    await signIn(user.page, listener.email, listener.password);
     await user.page.getByRole('textbox').first().waitFor();
     await expect.poll(() => user.page.getByText(title).count(), { timeout: 3000 }).toBe(0);
 
     const admin = await newDevice(browser);
-    await signInAsAdmin(admin.page);
-    await admin.page.goto(`/admin/files/${fileId}/access`);
+    await signInAsAdmin(admin.page, `/admin/files/${fileId}/access`);
     await admin.page.getByRole('heading', { name: 'Manage Access' }).waitFor();
     await admin.page.getByRole('button', { name: 'Grant Access' }).click();
     await expect.poll(visible(admin.page, 'Please select a user'), { timeout: 5000 }).toBe(true);

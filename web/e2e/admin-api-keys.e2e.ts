@@ -33,8 +33,7 @@ describe('admin: API keys and the GraphQL explorer', () => {
     const book = await uploadAudio('Key Owner Book', { seconds: 5 });
     await grantAccess(user.id, book.id);
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto('/admin');
+    await signInAsAdmin(page, '/admin');
     await page.getByRole('button', { name: 'API Keys' }).click();
     await page.getByRole('heading', { name: 'API Keys' }).waitFor();
     await page.getByLabel('Key name').fill('nightly sync');
@@ -74,8 +73,7 @@ describe('admin: API keys and the GraphQL explorer', () => {
   it('loads GraphiQL under the app’s content security policy and runs a query', async () => {
     const { page, context } = await newDevice(browser);
     const violations = cspViolations(page);
-    await signInAsAdmin(page);
-    await page.goto('/admin');
+    await signInAsAdmin(page, '/admin');
     await page.getByRole('button', { name: 'GraphQL Explorer' }).click();
     await page.getByRole('heading', { name: 'GraphQL Explorer' }).waitFor();
     const run = page.getByRole('button', { name: /Execute query/i });

@@ -46,8 +46,7 @@ async function severeFindings(page: Page, name: string): Promise<string[]> {
 describe('admin: a book in several files', () => {
   it('lists dropped parts in track order, lets the order be changed, and uploads them as one book', async () => {
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto('/admin/files/upload');
+    await signInAsAdmin(page, '/admin/files/upload');
     await page.getByRole('heading', { name: 'Upload Audio File' }).waitFor();
     // Chosen shuffled; listed by track number.
     await page.getByLabel('Audio file', { exact: true }).setInputFiles([3, 0, 2, 1].map((i) => parts[i].path));
@@ -124,8 +123,7 @@ describe('admin: a book in several files', () => {
         }),
       });
     });
-    await signInAsAdmin(page);
-    await page.goto('/admin/files/upload');
+    await signInAsAdmin(page, '/admin/files/upload');
     await page.getByLabel('Audio file', { exact: true }).setInputFiles([parts[1].path, parts[0].path]);
     await page.getByRole('heading', { name: 'One book from 2 parts' }).waitFor();
     const title = `Retried ${album}`;

@@ -21,8 +21,7 @@ describe('admin: chapters', () => {
       audio: makeLongAudio(62),
     });
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto(`/admin/files/edit/${fileId}`);
+    await signInAsAdmin(page, `/admin/files/edit/${fileId}`);
     await page.getByRole('heading', { name: 'Chapter Management' }).waitFor({ timeout: 10_000 });
     const add = async (label: string, start: string) => {
       await page.getByRole('button', { name: 'Add Chapter' }).click();
@@ -73,8 +72,7 @@ describe('admin: chapters', () => {
   it('adds a chapter, loads samples, finalizes and plays a ready chapter', async () => {
     const { id: fileId } = await uploadAudio(`Chaptered ${randomUUID().slice(0, 6)}`, { seconds: 40 });
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto(`/admin/files/edit/${fileId}`);
+    await signInAsAdmin(page, `/admin/files/edit/${fileId}`);
     await page.getByRole('heading', { name: 'Chapter Management' }).waitFor({ timeout: 10_000 });
     await expect
       .poll(visible(page, 'No chapters defined. Add chapters to enable segmented streaming.'), { timeout: 5000 })

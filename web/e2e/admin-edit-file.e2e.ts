@@ -20,8 +20,7 @@ describe('admin: edit a file', () => {
     const title = `Editable ${randomUUID().slice(0, 6)}`;
     await uploadAudio(title, { seconds: 12 });
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto('/admin/files');
+    await signInAsAdmin(page, '/admin/files');
     await page.getByRole('textbox', { name: 'Search files' }).fill(title);
     const row = page.getByRole('row').filter({ hasText: title });
     await row.waitFor();
@@ -75,8 +74,7 @@ describe('admin: edit a file', () => {
 
   it("shows 'File not found' for a missing file or an id that is not one", async () => {
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto(`/admin/files/edit/${randomUUID()}`);
+    await signInAsAdmin(page, `/admin/files/edit/${randomUUID()}`);
     await expect.poll(visible(page, 'File not found'), { timeout: 5000 }).toBe(true);
     // An address that holds no valid id at all names no file either.
     await page.goto('/admin/files/edit/not-a-file-id');

@@ -19,8 +19,7 @@ describe('admin: file management', () => {
     await uploadAudio(`Listed public ${tag}`, { seconds: 5, isPublic: true });
     await uploadAudio(`Listed private ${tag}`, { seconds: 5 });
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto('/admin/files');
+    await signInAsAdmin(page, '/admin/files');
     await page.getByRole('textbox', { name: 'Search files' }).fill(tag);
     const rows = page.getByRole('row').filter({ hasText: tag });
     await expect.poll(() => rows.count(), { timeout: 5000 }).toBe(2);

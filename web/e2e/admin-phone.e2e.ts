@@ -31,9 +31,7 @@ describe('admin tables on a 390 px phone', () => {
     await grantAccess(listener.id, fileId);
 
     const { page, context } = await newDevice(browser, PHONE);
-    await signInAsAdmin(page);
-
-    await page.goto('/admin/users');
+    await signInAsAdmin(page, '/admin/users');
     await page.getByRole('textbox', { name: 'Search users' }).fill(listener.email);
     const userRow = page.getByRole('row').filter({ hasText: listener.email });
     await userRow.waitFor();

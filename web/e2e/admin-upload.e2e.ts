@@ -19,8 +19,7 @@ const audioInput = (page: Page) => page.getByLabel('Audio file', { exact: true }
 describe('admin: upload audio', () => {
   it('uploads a file plainly with its details and cover', async () => {
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto('/admin/files/upload');
+    await signInAsAdmin(page, '/admin/files/upload');
     await page.getByRole('heading', { name: 'Upload Audio File' }).waitFor();
     expect(await page.getByText('Maximum file size: 2GB').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Upload File' }).click();
@@ -63,8 +62,7 @@ describe('admin: upload audio', () => {
     page.on('request', (request) => {
       if (request.url().includes('/audio/upload/chunk')) chunkRequests.push(Date.now());
     });
-    await signInAsAdmin(page);
-    await page.goto('/admin/files/upload');
+    await signInAsAdmin(page, '/admin/files/upload');
     const wav = makeAudio(70, 'wav', 'chunked-70s'); // about 12 MB: three 5 MB chunks
     await audioInput(page).setInputFiles(wav);
     await page.getByLabel('Use Chunked Upload').check();

@@ -26,8 +26,7 @@ async function findUser(page: Page, email: string) {
 describe('admin: user management', () => {
   it('creates, edits, locks, unlocks and deletes a user; an administrator cannot be deleted', async () => {
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto('/admin');
+    await signInAsAdmin(page, '/admin');
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     await expect.poll(visible(page, 'Total Users'), { timeout: 5000 }).toBe(true);
     await expect.poll(visible(page, 'Storage Used'), { timeout: 5000 }).toBe(true);
@@ -101,8 +100,7 @@ describe('admin: user management', () => {
     // Enough users that 5 rows cannot hold them all.
     await Promise.all(Array.from({ length: 6 }, () => createUser('Paged Listener')));
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto('/admin/users');
+    await signInAsAdmin(page, '/admin/users');
     await page.getByRole('heading', { name: 'User Management' }).waitFor();
     await page.getByRole('combobox', { name: /rows per page/i }).click();
     const options = await page.getByRole('option').allTextContents();

@@ -15,8 +15,7 @@ afterAll(async () => {
 describe('admin: backups', () => {
   it('downloads a backup of the running library from the dashboard, as a file', async () => {
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto('/admin');
+    await signInAsAdmin(page, '/admin');
     await page.getByRole('heading', { name: 'Backups' }).waitFor();
     expect(await page.getByText('No scheduled backup has completed yet.').isVisible()).toBe(true);
     await screenshot(page, 'admin-dashboard-backups');

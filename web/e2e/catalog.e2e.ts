@@ -11,7 +11,7 @@ import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, PHONE, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
 import { signInAsAdmin } from './support/admin';
-import { libraryGrid, signInThroughUi } from './support/ui';
+import { libraryGrid, signIn } from './support/ui';
 
 // Authors and series as a listener meets them: the library filtered by author, an author's page
 // and a series' page reached from a card and from the player, each in both themes on a wide
@@ -93,8 +93,7 @@ describe('book details on upload and edit', () => {
   it('shows the tags read from the picked file, prefilled and editable, and stores what was sent', async () => {
     const tag = Date.now().toString(36);
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto('/admin/files/upload');
+    await signInAsAdmin(page, '/admin/files/upload');
     await page.getByLabel('Audio file', { exact: true }).setInputFiles(taggedMp3(tag));
     await page.getByText('Details below were read from the tags of tagged-book.mp3').waitFor();
     expect(await page.getByLabel(/^Title/).inputValue()).toBe(`Tagged Road ${tag}`);
@@ -136,7 +135,7 @@ describe('authors and series', () => {
   it('filters the library by author, and opens the author page from a card', async () => {
     const s = await shelf();
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, s.user.email, s.user.password);
+    await signIn(page, s.user.email, s.user.password);
     const card = (title: string) => libraryGrid(page).getByRole('button', { name: new RegExp(title) });
     await card(s.other.title).waitFor();
 
@@ -166,8 +165,7 @@ describe('authors and series', () => {
   it('opens a series page from the player, with its books in order', async () => {
     const s = await shelf();
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, s.user.email, s.user.password);
-    await page.goto(`/player/${s.second.id}`);
+    await signIn(page, s.user.email, s.user.password, `/player/${s.second.id}`);
     await page.getByRole('heading', { level: 1, name: s.second.title }).waitFor();
     await page.getByText('Read by').waitFor();
     await page.getByRole('link', { name: `${s.series} #2` }).click();
@@ -191,8 +189,7 @@ describe('authors and series', () => {
       await adminApi(),
     );
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, stranger.email, stranger.password);
-    await page.goto(`/authors/${authors.body.data[0].id}`);
+    await signIn(page, stranger.email, stranger.password, `/authors/${authors.body.data[0].id}`);
     await page.getByText('Author not found').waitFor();
     await context.close();
   });
@@ -216,7 +213,7 @@ describe('authors and series', () => {
       // One device: a second one would meet the single-device policy.
       const { page, context } = await newDevice(browser);
       await page.emulateMedia({ colorScheme: scheme });
-      await signInThroughUi(page, s.user.email, s.user.password);
+      await signIn(page, s.user.email, s.user.password);
       for (const [size, viewport] of [
         ['1280', { width: 1280, height: 860 }],
         ['390', PHONE],

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { grantAccess, uploadAudio } from './support/media';
-import { signInThroughUi } from './support/ui';
+import { signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -25,8 +25,7 @@ describe('checkpoints', () => {
     const file = await uploadAudio(`Checkpoint tone ${Date.now()}`, { seconds: 90 });
     await grantAccess(user.id, file.id);
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, user.email, user.password);
-    await page.goto(`/player/${file.id}`);
+    await signIn(page, user.email, user.password, `/player/${file.id}`);
     await page.getByText('Ready', { exact: true }).waitFor();
     await page.getByText('No checkpoints yet').waitFor();
 

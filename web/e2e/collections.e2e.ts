@@ -5,7 +5,7 @@ import { signInAsAdmin } from './support/admin';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice, PHONE, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
-import { signInThroughUi } from './support/ui';
+import { signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -57,8 +57,7 @@ describe('collections and Want to listen', () => {
 
     // The administrator makes the collection from the dashboard and fills it.
     const admin = await newDevice(browser);
-    await signInAsAdmin(admin.page);
-    await admin.page.goto('/admin');
+    await signInAsAdmin(admin.page, '/admin');
     await admin.page.getByRole('button', { name: 'Collections' }).click();
     await admin.page.waitForURL('**/admin/collections');
     await admin.page.getByLabel('Name').fill(name);
@@ -79,7 +78,7 @@ describe('collections and Want to listen', () => {
 
     // The listener sees the collection through the two files they may see, in its order.
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, listener.email, listener.password);
+    await signIn(page, listener.email, listener.password);
     const shelf = page.getByRole('region', { name });
     const cards = shelf.getByRole('listitem');
     await expect.poll(() => cards.count(), { timeout: 15_000 }).toBe(2);
@@ -118,8 +117,7 @@ describe('collections and Want to listen', () => {
       files.push(file);
     }
     const admin = await newDevice(browser);
-    await signInAsAdmin(admin.page);
-    await admin.page.goto('/admin/collections');
+    await signInAsAdmin(admin.page, '/admin/collections');
     await admin.page.getByLabel('Name').fill(`Evening ${stamp}`);
     await admin.page.getByRole('button', { name: 'Create Collection' }).click();
     await admin.page.getByRole('heading', { name: `Edit Evening ${stamp}` }).waitFor();
@@ -136,7 +134,7 @@ describe('collections and Want to listen', () => {
 
     // One device each, signed in once (a second device would meet the single-device policy).
     const user = await newDevice(browser);
-    await signInThroughUi(user.page, listener.email, listener.password);
+    await signIn(user.page, listener.email, listener.password);
     const adminView = await newDevice(browser);
     await signInAsAdmin(adminView.page);
     for (const scheme of ['light', 'dark'] as const) {

@@ -41,8 +41,7 @@ describe('admin: finalize runs in the background', () => {
     expect(added.status, JSON.stringify(added.body)).toBe(201);
 
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto(`/admin/files/edit/${fileId}`);
+    await signInAsAdmin(page, `/admin/files/edit/${fileId}`);
     await page.getByText('Pending: 1').waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'Finalize Chapters' }).click();
     const confirm = page.getByRole('dialog', { name: 'Finalize Chapters' });
@@ -103,8 +102,7 @@ describe('admin: finalize runs in the background', () => {
     );
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     const { page, context } = await newDevice(browser);
-    await signInAsAdmin(page);
-    await page.goto(`/admin/files/edit/${fileId}`);
+    await signInAsAdmin(page, `/admin/files/edit/${fileId}`);
     await page.getByText('Pending: 2').waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'Finalize Chapters' }).click();
     await page.getByRole('dialog', { name: 'Finalize Chapters' }).getByRole('button', { name: 'Finalize' }).click();

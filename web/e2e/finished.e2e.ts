@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, PHONE, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
-import { libraryGrid, signInThroughUi } from './support/ui';
+import { libraryGrid, signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -44,7 +44,7 @@ describe('finished books', () => {
     expect((await rest('POST', `/files/${file.id}/chapters`, { chapters }, admin)).status).toBeLessThan(300);
 
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
     // Nothing finished yet: no shelf.
     await libraryGrid(page)
       .getByRole('button', { name: new RegExp(title) })
@@ -124,9 +124,7 @@ describe('finished books', () => {
         );
         const { page, context } = await newDevice(browser, viewport);
         await page.emulateMedia({ colorScheme: scheme });
-        await signInThroughUi(page, user.email, user.password);
-
-        await page.goto(`/player/${file.id}`);
+        await signIn(page, user.email, user.password, `/player/${file.id}`);
         await page.getByText('Ready', { exact: true }).waitFor();
         // Playing: the book's bar with chapter marks, and the chapter's own bar and clock.
         await page.getByRole('timer', { name: 'Chapter time' }).waitFor();

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, createUser } from './support/api';
 import { launchBrowser, newDevice } from './support/browser';
-import { signInThroughUi } from './support/ui';
+import { signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -47,7 +47,7 @@ describe('route guards', () => {
   it('keeps ordinary users out of admin screens', async () => {
     const user = await createUser();
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
     for (const route of ['/admin', '/admin/users', '/admin/files/upload']) {
       await page.goto(route);
       await page.getByRole('heading', { name: 'My Audio Library' }).waitFor();
@@ -68,7 +68,7 @@ describe('route guards', () => {
   it("shows the error page naming the failure and the script's address when a page's code cannot load", async () => {
     const user = await createUser();
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
     await page.route('**/assets/DevicesPage-*.js', (route) => route.abort());
     await page.getByRole('button', { name: 'Device Security' }).click();
     await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice } from './support/browser';
 import { grantAccess, uploadAudio } from './support/media';
-import { signInThroughUi } from './support/ui';
+import { signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -26,8 +26,7 @@ describe('jump lengths', () => {
     const file = await uploadAudio(`Jump tone ${Date.now()}`, { seconds: 240 });
     await grantAccess(user.id, file.id);
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, user.email, user.password);
-    await page.goto(`/player/${file.id}`);
+    await signIn(page, user.email, user.password, `/player/${file.id}`);
     await page.getByText('Ready', { exact: true }).waitFor();
     // The defaults: back 15, forward 30.
     await page.getByRole('button', { name: 'Back 15 seconds', exact: true }).waitFor();

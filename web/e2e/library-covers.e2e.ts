@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
-import { libraryGrid, signInThroughUi } from './support/ui';
+import { libraryGrid, signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -64,7 +64,7 @@ describe('library covers', () => {
     page.on('response', (response) => {
       if (ours(response.url()) && response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
     });
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
     const image = libraryGrid(page).getByRole('img', { name: covered.title });
     await image.waitFor();
     await libraryGrid(page)

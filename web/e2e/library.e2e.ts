@@ -4,7 +4,7 @@ import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { grantAccess, uploadAudio } from './support/media';
 import { recordPage } from './support/record';
-import { libraryGrid, signInThroughUi } from './support/ui';
+import { libraryGrid, signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ describe('library', () => {
     for (const file of [ocean, forest]) await grantAccess(user.id, file.id);
 
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
     const card = (title: string) => libraryGrid(page).getByRole('button', { name: new RegExp(title) });
     await card(ocean.title).waitFor();
     await card(forest.title).waitFor();
@@ -76,8 +76,7 @@ describe('library', () => {
       // The grid's pages, not the "Recently added" shelf's short list.
       if (body?.operationName === 'AudioFiles' && variables?.limit === 24) offsets.push(variables.offset);
     });
-    await signInThroughUi(page, user.email, user.password);
-    await page.goto(`/?genre=${encodeURIComponent(genre)}`);
+    await signIn(page, user.email, user.password, `/?genre=${encodeURIComponent(genre)}`);
     const ours = libraryGrid(page).getByRole('button', { name: new RegExp(`Shelf ${tag}`) });
     await ours.first().waitFor();
     // Drawn a few at a time (useGradualCount): the whole first page, and only it, with one request.
@@ -121,7 +120,7 @@ describe('library', () => {
     for (const file of [zither, anvil]) await grantAccess(user.id, file.id);
 
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
     const shelf = page.getByRole('region', { name: 'Recently added' });
     const titlesIn = (region: typeof shelf) =>
       region.getByRole('button').getByRole('heading', { level: 2 }).allTextContents();
@@ -168,7 +167,7 @@ describe('library', () => {
       if (body?.operationName !== 'AudioFiles') return route.fallback();
       await route.fulfill({ json: { data: { audioFiles: { __typename: 'AudioFilePage', total: 0, items: [] } } } });
     });
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
     await page.getByText('No audio files available').waitFor();
     await screenshot(page, 'library-empty');
     await context.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { grantAccess, uploadAudio } from './support/media';
-import { signInThroughUi } from './support/ui';
+import { signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ async function listener(title: string, seconds: number) {
   const file = await uploadAudio(title, { seconds, description: 'A steady tone for the listening tests' });
   await grantAccess(user.id, file.id);
   const { page, context } = await newDevice(browser);
-  await signInThroughUi(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   return { user, file, page, context };
 }
 
@@ -188,7 +188,7 @@ describe('listening', () => {
     await context.close();
 
     const other = await newDevice(browser);
-    await signInThroughUi(other.page, user.email, user.password);
+    await signIn(other.page, user.email, user.password);
     const row = other.page.getByRole('region', { name: 'Continue listening' });
     await row.getByText(title).waitFor();
     await screenshot(other.page, 'library-continue-listening');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
 import { grantAccess, uploadAudio } from './support/media';
-import { libraryGrid, signInThroughUi } from './support/ui';
+import { libraryGrid, signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -25,7 +25,7 @@ async function openPlayer(title: string) {
   const file = await uploadAudio(title, { seconds: 120, description: 'A steady tone for the player test' });
   await grantAccess(user.id, file.id);
   const { page, context } = await newDevice(browser);
-  await signInThroughUi(page, user.email, user.password);
+  await signIn(page, user.email, user.password);
   await libraryGrid(page)
     .getByRole('button', { name: new RegExp(title) })
     .click();
@@ -94,7 +94,7 @@ describe('secure player', () => {
       }
       return route.fulfill({ status: 403, contentType: 'application/json', body: '{"success":false}' });
     });
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
     await libraryGrid(page)
       .getByRole('button', { name: new RegExp(title) })
       .click();
@@ -142,8 +142,7 @@ describe('secure player', () => {
     page.on('request', (request) => {
       if (/\/chapters\/[^/]+\/key/.test(request.url())) keyRequests.push(request.headers()['authorization'] ?? '');
     });
-    await signInThroughUi(page, user.email, user.password);
-    await page.goto(`/player/${file.id}`);
+    await signIn(page, user.email, user.password, `/player/${file.id}`);
     await page.getByRole('button', { name: 'Play Opening' }).click();
     await page.getByRole('button', { name: 'Stop Opening' }).waitFor();
     await expect

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
-import { signInThroughUi } from './support/ui';
+import { signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ describe('profile', () => {
   it('edits name and email inline, keeps them, and logs out after confirmation', async () => {
     const user = await createUser('Quinn Listener');
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
     await page.getByRole('button', { name: 'Profile' }).click();
     await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor();
     expect(await page.getByText('Quinn Listener').isVisible()).toBe(true);

@@ -41,8 +41,7 @@ describe('rip alerts', () => {
         if (String(frame.payload).includes('AdminRipAlerts')) subscribed = true;
       }),
     );
-    await signInAsAdmin(page);
-    await page.goto('/admin');
+    await signInAsAdmin(page, '/admin');
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     await page.getByText('Total Users').waitFor();
     // The dashboard's live feed must be subscribed before the rip happens.

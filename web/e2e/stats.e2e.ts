@@ -5,7 +5,7 @@ import { createUser } from './support/api';
 import { launchBrowser, newDevice } from './support/browser';
 import { grantAccess, uploadAudio } from './support/media';
 import { recordPage } from './support/record';
-import { signInThroughUi } from './support/ui';
+import { signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -29,7 +29,7 @@ describe('listening stats', () => {
     const file = await uploadAudio(title, { seconds: 90, description: 'A tone for the stats test' });
     await grantAccess(user.id, file.id);
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
 
     // Nothing listened yet.
     await page.goto('/stats');
@@ -57,8 +57,7 @@ describe('listening stats', () => {
     await context.close();
 
     const admin = await newDevice(browser);
-    await signInAsAdmin(admin.page);
-    await admin.page.goto('/admin');
+    await signInAsAdmin(admin.page, '/admin');
     await admin.page.getByRole('button', { name: 'Listening Stats' }).click();
     await admin.page.waitForURL('**/admin/stats');
     const byTime = admin.page.getByRole('list', { name: 'Most played by listening time' });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from './support/api';
 import { launchBrowser, newDevice, PHONE, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
-import { libraryGrid, signInThroughUi } from './support/ui';
+import { libraryGrid, signIn } from './support/ui';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -78,7 +78,7 @@ describe('light and dark theme', () => {
     // One browser for every shot (a second device would trip the single-device lock): the
     // viewport and the system's scheme change in place.
     const { page, context } = await newDevice(browser);
-    await signInThroughUi(page, user.email, user.password);
+    await signIn(page, user.email, user.password);
     const setUp = async (scheme: 'light' | 'dark', size: { width: number; height: number }) => {
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: scheme });

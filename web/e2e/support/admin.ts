@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './constants';
-import { signInThroughUi } from './ui';
+import { signIn } from './ui';
 
-export function signInAsAdmin(page: Page): Promise<void> {
-  return signInThroughUi(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+/** Signs the page in as the seeded administrator and opens `landing` (ui.ts, signIn). */
+export function signInAsAdmin(page: Page, landing = '/'): Promise<void> {
+  return signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, landing);
 }
