@@ -1,7 +1,18 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { earlyRequest } from './build/early-request';
 import { pagePreload } from './build/page-preload';
 import { precompress } from './build/precompress';
+import { LIBRARY_FIRST_PAGE, RECENTLY_ADDED } from './src/features/library/library-lists';
+import {
+  AudioFilesDocument,
+  CollectionShelvesDocument,
+  ContinueListeningDocument,
+  FinishedBooksDocument,
+  LibraryFilterChoicesDocument,
+  MeDocument,
+  WantToListenDocument,
+} from './src/gql/graphql';
 
 // The API serves GraphQL (HTTP and WebSocket), REST and health on one port; in development the
 // Vite server forwards to it so the app stays same-origin, as it is when the API serves dist/.
@@ -11,13 +22,30 @@ const api = process.env.API_ORIGIN ?? 'http://127.0.0.1:4000';
 export default defineConfig({
   plugins: [
     react(),
-    // The key is the session token's (src/app/stored-session.ts); the pages are the router's.
+    // The keys are the session token's and the device id's (src/app/stored-session.ts, device.ts);
+    // the pages are the router's. The early requests are the session check's `me` (AuthProvider)
+    // and, on the library, every list its first screen asks for (the grid's first page, each
+    // shelf's, the filters' choices), with the "Recently added" shelf's first cover.
     pagePreload({
       sessionKey: 'token',
+      deviceKey: 'deviceId',
       layout: 'src/app/SignedInLayout.tsx',
       pages: {
         '/': 'src/features/library/pages/LibraryPage.tsx',
         '/player/': 'src/features/player/pages/PlayerPage.tsx',
+      },
+      early: {
+        '/': [
+          earlyRequest(MeDocument, {}, { plain: true }),
+          earlyRequest(AudioFilesDocument, LIBRARY_FIRST_PAGE),
+          earlyRequest(ContinueListeningDocument, {}),
+          earlyRequest(AudioFilesDocument, RECENTLY_ADDED, { cover: ['audioFiles', 'items', 0, 'coverThumbnailUrl'] }),
+          earlyRequest(WantToListenDocument, {}),
+          earlyRequest(FinishedBooksDocument, {}),
+          earlyRequest(CollectionShelvesDocument, {}),
+          earlyRequest(LibraryFilterChoicesDocument, {}),
+        ],
+        '/player/': [earlyRequest(MeDocument, {}, { plain: true })],
       },
     }),
     precompress(),

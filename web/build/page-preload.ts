@@ -9,6 +9,20 @@ export interface PagePreloadOptions {
   layout: string;
   /** Pages by address: a path ending in `/` is a prefix, any other is exact. */
   pages: Record<string, string>;
+  /** The localStorage key of the device id the session was signed in with. */
+  deviceKey: string;
+  /** GraphQL requests to send at once on a page (by the same addresses as `pages`): early-request.ts. */
+  early: Record<string, EarlyRequest[]>;
+}
+
+/** One request of a first screen, as Apollo would send it (early-request.ts makes them). */
+export interface EarlyRequest {
+  /** requestKey() of web/src/app/early-answers.ts: how the app finds the answer. */
+  key: string;
+  /** The JSON body, byte for byte Apollo's. */
+  body: string;
+  /** Where in the answer's data the URL of a cover to fetch at once is, if any. */
+  cover?: (string | number)[];
 }
 
 /** A chunk's file and, recursively, those of its static imports. */
@@ -23,13 +37,24 @@ function withImports(bundle: OutputBundle, chunk: OutputChunk, seen = new Set<st
   return files;
 }
 
-/** The browser-side script: with a session, a modulepreload link for each file of the page. */
-function preloadScript(sessionKey: string, layout: string[], pages: [string, string[]][]): string {
+/**
+ * The browser-side script: with a session, a modulepreload link for each file of the page, and the
+ * page's first GraphQL requests and first cover sent at once (web/src/app/early-answers.ts takes
+ * the answers). Headers as the app's (request-headers.ts): the bearer token and the device id.
+ */
+function preloadScript(
+  options: PagePreloadOptions,
+  layout: string[],
+  pages: [string, string[]][],
+  early: [string, EarlyRequest[]][],
+): string {
   return `// Written by web/build/page-preload.ts.
 try {
-  if (localStorage.getItem(${JSON.stringify(sessionKey)}) !== null) {
+  const token = localStorage.getItem(${JSON.stringify(options.sessionKey)});
+  if (token !== null) {
     const path = location.pathname;
-    const page = ${JSON.stringify(pages)}.find(([at]) => (at.endsWith('/') && at !== '/' ? path.startsWith(at) : path === at));
+    const at = ([prefix]) => (prefix.endsWith('/') && prefix !== '/' ? path.startsWith(prefix) : path === prefix);
+    const page = ${JSON.stringify(pages)}.find(at);
     for (const file of [...${JSON.stringify(layout)}, ...(page ? page[1] : [])]) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';
@@ -37,9 +62,42 @@ try {
       link.href = '/' + file;
       document.head.appendChild(link);
     }
+    const deviceId = localStorage.getItem(${JSON.stringify(options.deviceKey)});
+    const requests = ${JSON.stringify(early)}.find(at);
+    if (requests && deviceId) {
+      const auth = { Authorization: 'Bearer ' + token, 'X-Device-ID': deviceId };
+      const covers = new Map();
+      const fetchCover = (url) => {
+        const cover = fetch(url.startsWith('/api/v1') ? url : '/api/v1' + url, { headers: auth, credentials: 'include' })
+          .then((r) => (r.ok ? r.blob() : Promise.reject(new Error('HTTP ' + r.status))));
+        cover.catch(() => undefined);
+        covers.set(url, cover);
+      };
+      // One request per task: a fetch() call costs a few milliseconds, more under DevTools.
+      const graphql = requests[1].map(({ key, body, cover }) => {
+        const answer = new Promise((resolve) => setTimeout(resolve, 0))
+          .then(() =>
+            fetch('/graphql', {
+              method: 'POST',
+              credentials: 'include',
+              headers: { ...auth, 'content-type': 'application/json', accept: 'application/graphql-response+json,application/json;q=0.9' },
+              body,
+            }),
+          )
+          .then((r) => r.text().then((text) => ({ status: r.status, headers: [...r.headers], body: text })));
+        answer.catch(() => undefined);
+        if (cover)
+          answer.then((a) => {
+            const url = cover.reduce((value, step) => (value == null ? value : value[step]), JSON.parse(a.body).data);
+            if (a.status === 200 && typeof url === 'string') fetchCover(url);
+          }).catch(() => undefined);
+        return { key, answer };
+      });
+      window.__palEarly = { at: Date.now(), token, graphql, covers };
+    }
   }
 } catch {
-  // Storage blocked: the router loads the page's code as it always does.
+  // Storage blocked: the router loads the page's code, and the page its data, as they always do.
 }
 `;
 }
@@ -79,7 +137,7 @@ export function pagePreload(options: PagePreloadOptions): Plugin {
       const ref = this.emitFile({
         type: 'asset',
         name: 'page-preload.js',
-        source: preloadScript(options.sessionKey, layout, pages),
+        source: preloadScript(options, layout, pages, Object.entries(options.early)),
       });
       const html = bundle['index.html'];
       if (html?.type !== 'asset' || typeof html.source !== 'string') throw new Error('pal-page-preload: no index.html');

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, screenshot } from './support/browser';
-import { grantAccess, uploadAudio } from './support/media';
+import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
 import { recordPage } from './support/record';
 import { libraryGrid, signIn } from './support/ui';
 
@@ -154,6 +154,51 @@ describe('library', () => {
     // A card on the shelf opens its player.
     await shelf.getByRole('button', { name: new RegExp(anvil.title) }).click();
     await page.waitForURL(`**/player/${anvil.id}`);
+    await context.close();
+  });
+
+  it("asks for the first screen's lists and first cover once, before its code has loaded", async () => {
+    const user = await createUser();
+    const file = await uploadAudio(`Early cover ${Date.now().toString(36)}`, { seconds: 3 });
+    await setCover(file.id, makeCover('teal'));
+    await grantAccess(user.id, file.id);
+    const { page, context } = await newDevice(browser);
+    await signIn(page, user.email, user.password);
+
+    // A new visit with the session stored: page-preload.js sends the requests as the page opens.
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/graphql' && request.method() === 'POST') {
+        const body = request.postDataJSON() as { operationName?: string; query: string; variables?: { sort?: string } };
+        const name = body.operationName ?? /^query (\w+)/.exec(body.query)?.[1] ?? '?';
+        sent.push(body.variables?.sort ? `${name} ${body.variables.sort}` : name);
+      } else if (url.pathname.startsWith('/api/v1/files/cover/')) {
+        sent.push('cover');
+      }
+    });
+    await page.reload();
+    const shelf = page.getByRole('region', { name: 'Recently added' });
+    await expect
+      .poll(() => shelf.getByRole('img', { name: file.title }).getAttribute('src'), { timeout: 10_000 })
+      .toMatch(/^blob:/);
+    await page.waitForLoadState('networkidle');
+
+    // Each once: the app took page-preload's answers instead of asking again.
+    expect(sent.sort()).toEqual(
+      [
+        'AudioFiles RECENTLY_ADDED',
+        'AudioFiles TITLE',
+        'CollectionShelves',
+        'ContinueListening',
+        'FinishedBooks',
+        'LibraryFilterChoices',
+        'Me',
+        'WantToListen',
+        'cover',
+      ].sort(),
+    );
+    expect(await page.evaluate(() => window.__palEarly?.graphql.length)).toBe(0);
     await context.close();
   });
 

@@ -6,6 +6,7 @@ import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { OperationTypeNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { getDeviceId } from './device';
+import { takeEarlyAnswer } from './early-answers';
 import { endRefusedSession, forceLogout, graphqlRefusal, refusalCode, UNAUTHENTICATED_MESSAGE } from './forced-logout';
 import { authHeaders } from './request-headers';
 import { getToken, onSessionCleared } from './stored-session';
@@ -35,7 +36,12 @@ const authLink = new SetContextLink((prev) => ({
   headers: { ...(prev.headers as Record<string, string> | undefined), ...authHeaders() },
 }));
 
-const httpLink = new HttpLink({ uri: '/graphql', credentials: 'include' });
+// The first screen's requests may have been answered already (early-answers.ts).
+const httpLink = new HttpLink({
+  uri: '/graphql',
+  credentials: 'include',
+  fetch: (input, init) => takeEarlyAnswer(init?.body) ?? fetch(input, init),
+});
 
 function wsUrl(): string {
   const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';

@@ -2,6 +2,7 @@
 // stored session, signing out): Apollo Client loads with the signed-in pages (SignedInLayout),
 // so the sign-in page does not wait for it.
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { takeEarlyAnswerTo } from './early-answers';
 import { authHeaders } from './request-headers';
 
 // graphql-js's printer is loaded by the first call, not with the sign-in page: the page paints
@@ -32,13 +33,17 @@ interface Answer<T> {
 export async function requestGraphql<T, V>(document: TypedDocumentNode<T, V>, variables?: V): Promise<T> {
   let answer: Answer<T>;
   try {
-    const print = await loadPrinter();
-    const response = await fetch('/graphql', {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'Content-Type': 'application/json', ...authHeaders() },
-      body: JSON.stringify({ query: print(document), variables }),
-    });
+    // The stored session's `me` may have been asked for by page-preload.js (early-answers.ts).
+    const operationName = document.definitions.find((d) => d.kind === 'OperationDefinition')?.name?.value;
+    const response = await (takeEarlyAnswerTo(operationName ?? '', variables) ??
+      loadPrinter().then((print) =>
+        fetch('/graphql', {
+          method: 'POST',
+          credentials: 'include',
+          headers: { 'Content-Type': 'application/json', ...authHeaders() },
+          body: JSON.stringify({ query: print(document), variables }),
+        }),
+      ));
     answer = (await response.json()) as Answer<T>;
     if (!answer.errors?.length && !answer.data) throw new Error(`HTTP ${response.status}`);
   } catch (error) {

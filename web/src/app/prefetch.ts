@@ -1,3 +1,4 @@
+import { takeEarlyCover } from './early-answers';
 import { authHeaders } from './request-headers';
 import { REST_BASE, restPath } from './rest';
 import { getToken } from './stored-session';
@@ -34,9 +35,12 @@ const covers = new Map<string, Promise<Blob>>();
  */
 export function prefetchCover(url: string | null | undefined): void {
   if (!url || covers.has(url)) return;
-  const request = fetch(`${REST_BASE}${restPath(url)}`, { headers: authHeaders(), credentials: 'include' }).then(
-    (response) => (response.ok ? response.blob() : Promise.reject(new Error(`HTTP ${response.status}`))),
-  );
+  // page-preload.js may have asked for it already (early-answers.ts).
+  const request =
+    takeEarlyCover(url) ??
+    fetch(`${REST_BASE}${restPath(url)}`, { headers: authHeaders(), credentials: 'include' }).then((response) =>
+      response.ok ? response.blob() : Promise.reject(new Error(`HTTP ${response.status}`)),
+    );
   request.catch(() => undefined); // handled where it is taken
   covers.set(url, request);
 }

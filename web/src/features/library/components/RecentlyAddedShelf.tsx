@@ -3,19 +3,8 @@ import { useState } from 'react';
 import { apolloClient, PREFETCH } from '../../../app/apollo';
 import { prefetchCover, prefetchFirstQuery } from '../../../app/prefetch';
 import { AudioFilesDocument } from '../../../gql/graphql';
+import { RECENTLY_ADDED } from '../library-lists';
 import { Shelf } from './Shelf';
-
-/** The newest files the user may see, newest first: the library's own list at its newest end. */
-export const RECENTLY_ADDED = {
-  search: null,
-  sort: 'RECENTLY_ADDED',
-  offset: 0,
-  limit: 10,
-  authorId: null,
-  narratorId: null,
-  seriesId: null,
-  genre: null,
-} as const;
 
 // Sent as the library's code loads (see LibraryPage). Above the grid, the shelf's first cover is
 // the largest picture in view on every screen size: asked for with the answer.

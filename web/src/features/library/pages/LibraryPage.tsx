@@ -34,27 +34,13 @@ import { RecentlyAddedShelf } from '../components/RecentlyAddedShelf';
 import { WantToListenShelf } from '../components/WantToListenShelf';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { useWhenVisible } from '../hooks/useWhenVisible';
-
-/** Cards fetched at a time: eight full rows of three. */
-const PAGE_SIZE = 24;
-
-const FIRST_PAGE = {
-  search: null,
-  // Newest first is the "Recently added" shelf above: the grid is the whole library by title.
-  sort: 'TITLE',
-  offset: 0,
-  limit: PAGE_SIZE,
-  authorId: null,
-  narratorId: null,
-  seriesId: null,
-  genre: null,
-} as const;
+import { LIBRARY_FIRST_PAGE } from '../library-lists';
 
 // Sent as the page's code loads, beside the shelves' first lists.
 const takePrefetched = prefetchFirstQuery(window.location.pathname === '/' ? 'first-page' : null, () =>
   apolloClient.query({
     query: AudioFilesDocument,
-    variables: FIRST_PAGE,
+    variables: LIBRARY_FIRST_PAGE,
     context: PREFETCH,
     fetchPolicy: 'network-only',
   }),
@@ -96,11 +82,11 @@ export function LibraryPage() {
   // Filters and the order live in the address, so a library view can be linked to and survives a
   // reload.
   const [params, setParams] = useSearchParams();
-  const sort = SORTS.find(([value]) => value === params.get('sort'))?.[0] ?? FIRST_PAGE.sort;
+  const sort = SORTS.find(([value]) => value === params.get('sort'))?.[0] ?? LIBRARY_FIRST_PAGE.sort;
   const setSort = (next: LibrarySort) =>
     setParams(
       (current) => {
-        if (next === FIRST_PAGE.sort) current.delete('sort');
+        if (next === LIBRARY_FIRST_PAGE.sort) current.delete('sort');
         else current.set('sort', next);
         return current;
       },
@@ -118,7 +104,7 @@ export function LibraryPage() {
     setParams(
       {
         ...Object.fromEntries(Object.entries(next).filter((entry): entry is [string, string] => entry[1] !== null)),
-        ...(sort !== FIRST_PAGE.sort && { sort }),
+        ...(sort !== LIBRARY_FIRST_PAGE.sort && { sort }),
       },
       { replace: true },
     );
@@ -128,9 +114,11 @@ export function LibraryPage() {
   // library after a prefetch takes its answer (or joins its request) instead of asking again.
   const [afterPrefetch] = useState(() => takePrefetched('first-page'));
   const { data, dataState, previousData, loading, error, fetchMore } = useQuery(AudioFilesDocument, {
-    variables: { ...FIRST_PAGE, ...filter, search: serverSearch || null, sort },
+    variables: { ...LIBRARY_FIRST_PAGE, ...filter, search: serverSearch || null, sort },
     fetchPolicy:
-      afterPrefetch && !serverSearch && !filtered && sort === FIRST_PAGE.sort ? 'cache-first' : 'cache-and-network',
+      afterPrefetch && !serverSearch && !filtered && sort === LIBRARY_FIRST_PAGE.sort
+        ? 'cache-first'
+        : 'cache-and-network',
   });
   const answered = (dataState === 'complete' ? data : previousData)?.audioFiles;
   // Apollo renders an answer synchronously, in one task; the cards are drawn in a background
