@@ -160,12 +160,15 @@ export function LibraryPage() {
   }, [fetchMore, loaded, listAt]);
   const endOfList = useWhenVisible<HTMLDivElement>(loadMore, hasMore && !loadingMore && !moreFailed);
 
-  // The title and the buttons are drawn first; the shelves, the search and sort fields, the filters
-  // and the grid in a second, background render that React draws in slices (they appear together,
-  // so nothing below them moves). Drawn in the first render, they made it one long task, with
-  // their styles inserted in one go: Lighthouse (mobile, 5 runs of the bench) blocked 1,000-1,500
-  // ms and scored 56; in two renders 640-1,080 ms and 65.
-  const drawBody = useDeferredValue(true, false);
+  // The title and the buttons are drawn first; then the shelves; then the search and sort fields,
+  // the filters and the grid below them: each step a background render that React draws in slices,
+  // and a commit of its own (each appears below what is drawn, so nothing drawn moves). Drawn in
+  // the first render, they made it one long task, with their styles inserted in one go: Lighthouse
+  // (mobile, 5 runs of the bench) blocked 1,000-1,500 ms and scored 56; in two renders 640-1,080
+  // ms and 65.
+  const drawn = useGradualCount(2, 'library-body', 0, 1);
+  const drawShelves = drawn >= 1;
+  const drawList = drawn >= 2;
 
   const onLogout = async () => {
     await logout();
@@ -205,70 +208,68 @@ export function LibraryPage() {
       </Stack>
 
       <DeviceWarnings warnings={warnings} onDismiss={dismissWarning} onDismissAll={dismissAllWarnings} />
-      {drawBody && (
+      {drawShelves && !needle && !filtered && (
         <>
-          {!needle && !filtered && (
-            <>
-              <ContinueListening />
-              {/* Sorted newest first, the grid below is this shelf already. */}
-              {sort !== 'RECENTLY_ADDED' && <RecentlyAddedShelf />}
-              <WantToListenShelf />
-              <FinishedShelf />
-              <CollectionShelves />
-            </>
+          <ContinueListening />
+          {/* Sorted newest first, the grid below is this shelf already. */}
+          {sort !== 'RECENTLY_ADDED' && <RecentlyAddedShelf />}
+          <WantToListenShelf />
+          <FinishedShelf />
+          <CollectionShelves />
+        </>
+      )}
+
+      {drawList && (
+        <Box component="section" aria-labelledby="all-files">
+          <Typography id="all-files" variant="h5" component="h2" sx={{ mb: 2 }}>
+            All audio files
+          </Typography>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3 }}>
+            <SearchField label="Search audio files" value={search} onChange={setSearch} />
+            <TextField
+              select
+              label="Sort by"
+              value={sort}
+              onChange={(e) => setSort(e.target.value as LibrarySort)}
+              sx={{ minWidth: { sm: 200 } }}
+            >
+              {SORTS.map(([value, label]) => (
+                <MenuItem key={value} value={value}>
+                  {label}
+                </MenuItem>
+              ))}
+            </TextField>
+          </Stack>
+          <LibraryFilters filter={filter} onChange={setFilter} />
+
+          {error && (
+            <Alert severity="error" sx={{ mb: 3 }}>
+              Failed to fetch audio files
+            </Alert>
           )}
 
-          <Box component="section" aria-labelledby="all-files">
-            <Typography id="all-files" variant="h5" component="h2" sx={{ mb: 2 }}>
-              All audio files
-            </Typography>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3 }}>
-              <SearchField label="Search audio files" value={search} onChange={setSearch} />
-              <TextField
-                select
-                label="Sort by"
-                value={sort}
-                onChange={(e) => setSort(e.target.value as LibrarySort)}
-                sx={{ minWidth: { sm: 200 } }}
-              >
-                {SORTS.map(([value, label]) => (
-                  <MenuItem key={value} value={value}>
-                    {label}
-                  </MenuItem>
-                ))}
-              </TextField>
-            </Stack>
-            <LibraryFilters filter={filter} onChange={setFilter} />
-
-            {error && (
-              <Alert severity="error" sx={{ mb: 3 }}>
-                Failed to fetch audio files
-              </Alert>
-            )}
-
-            {(loading || drawing) && !items ? (
-              <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
-                <CircularProgress aria-label="Loading audio files" />
-              </Box>
-            ) : files.length === 0 ? (
-              !error && (
-                <Typography color="text.secondary" sx={{ textAlign: 'center', py: 8 }}>
-                  {needle || filtered ? 'No matching audio files found' : 'No audio files available'}
-                </Typography>
-              )
-            ) : (
-              <Grid container spacing={3}>
-                {files.slice(0, shown).map((file) => (
-                  <GridCard key={file.id} file={file} />
-                ))}
-              </Grid>
-            )}
-            <Box ref={endOfList} sx={{ display: 'flex', justifyContent: 'center', py: hasMore ? 4 : 0 }}>
-              {loadingMore && <CircularProgress aria-label="Loading more audio files" />}
-              {moreFailed && <Alert severity="error">Failed to fetch audio files</Alert>}
+          {(loading || drawing) && !items ? (
+            <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
+              <CircularProgress aria-label="Loading audio files" />
             </Box>
+          ) : files.length === 0 ? (
+            !error && (
+              <Typography color="text.secondary" sx={{ textAlign: 'center', py: 8 }}>
+                {needle || filtered ? 'No matching audio files found' : 'No audio files available'}
+              </Typography>
+            )
+          ) : (
+            <Grid container spacing={3}>
+              {files.slice(0, shown).map((file) => (
+                <GridCard key={file.id} file={file} />
+              ))}
+            </Grid>
+          )}
+          <Box ref={endOfList} sx={{ display: 'flex', justifyContent: 'center', py: hasMore ? 4 : 0 }}>
+            {loadingMore && <CircularProgress aria-label="Loading more audio files" />}
+            {moreFailed && <Alert severity="error">Failed to fetch audio files</Alert>}
           </Box>
-        </>
+        </Box>
       )}
     </Container>
   );
