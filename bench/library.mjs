@@ -37,7 +37,7 @@ const FIRST_WARM_UP = 200;
 const GRANTS = 7;
 const PUBLIC_FILES = 3;
 const OTHER_USERS = 50;
-/** LibraryPage's first page (web/src/features/library/pages/LibraryPage.tsx). */
+/** The library's first page, as LibraryPage asks for it (web/src/features/library/library-lists.ts). */
 const FIRST_PAGE = LIBRARY_FIRST_PAGE;
 
 // The statements the library sent for its first page before this change: every file filtered by

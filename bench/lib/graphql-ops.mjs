@@ -42,19 +42,13 @@ export function plainOperation(name) {
 }
 
 /**
- * The library's first page as LibraryPage.tsx asks for it (its FIRST_PAGE: 24 cards by title, no
- * filter); the next pages change only the offset (its fetchMore).
+ * The library's first page as the web app asks for it (LIBRARY_FIRST_PAGE of
+ * web/src/features/library/library-lists.ts: 24 cards by title, no filter); the next pages change
+ * only the offset (LibraryPage's fetchMore).
  */
-export const LIBRARY_FIRST_PAGE = {
-  search: null,
-  sort: 'TITLE',
-  offset: 0,
-  limit: 24,
-  authorId: null,
-  narratorId: null,
-  seriesId: null,
-  genre: null,
-};
+export const { LIBRARY_FIRST_PAGE } = await import(
+  pathToFileURL(path.join(repoRoot, 'web/src/features/library/library-lists.ts')).href
+);
 
 /** The JSON body the web client POSTs for `operation` (from webOperation) with `variables`. */
 export function clientBody(operation, variables) {

@@ -1,7 +1,8 @@
 // The library's two lists the first screen asks for, as constants: the page and the shelf ask with
 // them, and the build sends the same requests ahead of the app (vite.config.ts, page-preload).
+
 /** Cards fetched at a time: eight full rows of three. */
-export const PAGE_SIZE = 24;
+const PAGE_SIZE = 24;
 
 /** The library grid's first page: the whole library by title, no search or filter. */
 export const LIBRARY_FIRST_PAGE = {
