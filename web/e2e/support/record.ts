@@ -3,8 +3,23 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { PHONE, screenshot } from './browser';
 
-/** Serious and critical axe findings on the page as it is. */
+/**
+ * Moves the pointer off the page and waits for the CSS transitions running then to end, so that
+ * axe measures colours at rest: not a button half-way into its hover colour, nor one fading to
+ * its disabled colour (an infinite animation, a spinner's, is not waited for).
+ */
+async function settle(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.evaluate(async () => {
+    await new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)));
+    const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
+    await Promise.all(transitions.map((t) => t.finished.catch(() => undefined)));
+  });
+}
+
+/** Serious and critical axe findings on the page as it is, once its colours have settled. */
 export async function severeFindings(page: Page): Promise<string[]> {
+  await settle(page);
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
