@@ -1,8 +1,8 @@
 // Answers page-preload.js asked for before the app's code arrived (web/build/page-preload.ts).
 // With a stored session, that small script sends the first screen's GraphQL requests, byte for
-// byte as Apollo would send them, and the cover the screen shows first, while React, MUI and
-// Apollo are still downloading. Apollo's HTTP link and the cover prefetch take those answers
-// here, once each, instead of asking again.
+// byte as the app would send them, and the cover the screen shows first, while React, MUI and
+// Apollo are still downloading. Apollo's HTTP link, requestGraphql (`me`) and the cover prefetch
+// take those answers here, once each, instead of asking again.
 import { getToken } from './stored-session';
 
 /** A GraphQL answer as page-preload.js keeps it: its body read, so the script can look inside. */
