@@ -3,6 +3,8 @@ import react from '@vitejs/plugin-react';
 import { earlyRequest } from './build/early-request';
 import { pagePreload } from './build/page-preload';
 import { precompress } from './build/precompress';
+import { DEVICE_ID_KEY } from './src/app/device';
+import { SESSION_KEYS } from './src/app/stored-session';
 import { LIBRARY_FIRST_PAGE, RECENTLY_ADDED } from './src/features/library/library-lists';
 import {
   AudioFilesDocument,
@@ -22,13 +24,12 @@ const api = process.env.API_ORIGIN ?? 'http://127.0.0.1:4000';
 export default defineConfig({
   plugins: [
     react(),
-    // The keys are the session token's and the device id's (src/app/stored-session.ts, device.ts);
-    // the pages are the router's. The early requests are the session check's `me` (AuthProvider)
+    // The pages are the router's. The early requests are the session check's `me` (AuthProvider)
     // and, on the library, every list its first screen asks for (the grid's first page, each
     // shelf's, the filters' choices), with the "Recently added" shelf's first cover.
     pagePreload({
-      sessionKey: 'token',
-      deviceKey: 'deviceId',
+      sessionKey: SESSION_KEYS.token,
+      deviceKey: DEVICE_ID_KEY,
       layout: 'src/app/SignedInLayout.tsx',
       pages: {
         '/': 'src/features/library/pages/LibraryPage.tsx',

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createUser, rest } from './support/api';
 import { launchBrowser, newDevice, PHONE, screenshot } from './support/browser';
 import { grantAccess, makeCover, setCover, uploadAudio } from './support/media';
+import { settle } from './support/record';
 import { libraryGrid, signIn } from './support/ui';
 
 let browser: Browser;
@@ -15,12 +16,11 @@ afterAll(async () => {
 });
 
 /**
- * axe's serious and critical findings on the page as it is, by rule and target; the pointer is
- * moved off the page first, so no control is measured half-way into its hover colour.
+ * axe's serious and critical findings on the page as it is, by rule and target, once its colours
+ * have settled (no control measured half-way into its hover colour).
  */
 async function severeFindings(page: Page): Promise<string[]> {
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(400);
+  await settle(page);
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -8,7 +8,7 @@ import { PHONE, screenshot } from './browser';
  * axe measures colours at rest: not a button half-way into its hover colour, nor one fading to
  * its disabled colour (an infinite animation, a spinner's, is not waited for).
  */
-async function settle(page: Page): Promise<void> {
+export async function settle(page: Page): Promise<void> {
   await page.mouse.move(0, 0);
   await page.evaluate(async () => {
     await new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)));

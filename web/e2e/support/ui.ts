@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { print } from 'graphql';
 import type { Page } from 'playwright-core';
-import { detectBrowser, detectDeviceType, detectOs } from '../../src/app/device';
+import { DEVICE_ID_KEY, detectBrowser, detectDeviceType, detectOs } from '../../src/app/device';
+import { SESSION_KEYS } from '../../src/app/stored-session';
 import { LoginDocument, type LoginMutation } from '../../src/gql/graphql';
 
 /** Signs in through the sign-in screen as a person would, approving the device when asked. */
@@ -40,8 +41,8 @@ export async function signIn(page: Page, email: string, password: string, landin
     deviceType: detectDeviceType(ua),
   };
   const result = await page.evaluate(
-    async ({ query, email, password, deviceData }) => {
-      localStorage.setItem('deviceId', deviceData.deviceId);
+    async ({ query, email, password, deviceData, keys }) => {
+      localStorage.setItem(keys.deviceId, deviceData.deviceId);
       const send = async (deviceApproved: boolean) => {
         const res = await fetch('/graphql', {
           method: 'POST',
@@ -54,13 +55,13 @@ export async function signIn(page: Page, email: string, password: string, landin
       if (answer.data?.login.requiresDeviceApproval) answer = await send(true);
       const login = answer.data?.login;
       if (!login?.success || !login.token) return answer.errors?.[0]?.message ?? login?.message ?? 'no token';
-      localStorage.setItem('token', login.token);
-      localStorage.setItem('user', JSON.stringify(login.user));
-      if (login.deviceSession) localStorage.setItem('deviceSession', JSON.stringify(login.deviceSession));
-      if (login.warnings.length) sessionStorage.setItem('deviceWarnings', JSON.stringify(login.warnings));
+      localStorage.setItem(keys.token, login.token);
+      localStorage.setItem(keys.user, JSON.stringify(login.user));
+      if (login.deviceSession) localStorage.setItem(keys.deviceSession, JSON.stringify(login.deviceSession));
+      if (login.warnings.length) sessionStorage.setItem(keys.warnings, JSON.stringify(login.warnings));
       return null;
     },
-    { query: LOGIN, email, password, deviceData },
+    { query: LOGIN, email, password, deviceData, keys: { ...SESSION_KEYS, deviceId: DEVICE_ID_KEY } },
   );
   if (result !== null) throw new Error(`sign-in of ${email} failed: ${result}`);
   await page.goto(landing);

@@ -20,7 +20,8 @@ export interface DeviceInfo {
   platform: string;
 }
 
-const DEVICE_ID_KEY = 'deviceId';
+/** The localStorage key of this browser profile's device id. */
+export const DEVICE_ID_KEY = 'deviceId';
 let pageDeviceId: string | null = null;
 
 function timezone(): string {

@@ -13,10 +13,15 @@ export interface StoredSession {
   warnings: DeviceWarning[];
 }
 
-const TOKEN = 'token';
-const USER = 'user';
-const DEVICE_SESSION = 'deviceSession';
-const WARNINGS = 'deviceWarnings';
+/** Storage keys (named by the spec); page-preload.js and the browser tests' sign-in use them too. */
+export const SESSION_KEYS = {
+  token: 'token',
+  user: 'user',
+  deviceSession: 'deviceSession',
+  /** In sessionStorage. */
+  warnings: 'deviceWarnings',
+} as const;
+const { token: TOKEN, user: USER, deviceSession: DEVICE_SESSION, warnings: WARNINGS } = SESSION_KEYS;
 
 function readJson<T>(storage: Storage, key: string): T | null {
   try {
