@@ -194,7 +194,11 @@ export function useSecurePlayback(file: PlaybackSource | null) {
   useEffect(() => {
     const audio = audioRef.current;
     if (!audio) return;
-    const onTime = () => setPosition(source.current.offset + audio.currentTime);
+    // While a skip waits for its signed URL, the clock already shows where it goes: the element,
+    // still on the source an earlier skip loaded, must not move it back there.
+    const onTime = () => {
+      if (!seeking.current) setPosition(source.current.offset + audio.currentTime);
+    };
     // Whether it was playing when an error came: the element reports itself paused by then.
     let wasPlaying = !audio.paused;
     const onPlay = () => {
